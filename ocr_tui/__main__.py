@@ -1,0 +1,3 @@
+from ocr_tui.cli import main
+
+raise SystemExit(main())

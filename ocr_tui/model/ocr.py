@@ -1,0 +1,55 @@
+"""msgspec Structs for OCR's on-disk formats. Lenient: unknown fields are ignored and every
+field is optional, because agents write these files by hand and schemas drift (no IO here)."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class StateJson(msgspec.Struct, kw_only=True, frozen=True):
+    """`.ocr/sessions/{id}/state.json`, OCR <= 1.4, all three schema eras."""
+
+    session_id: str | None = None
+    branch: str | None = None
+    workflow_type: str | None = None
+    status: str | None = None
+    current_phase: str | None = None
+    phase_number: int | None = None
+    current_round: int | None = None
+    current_map_run: int | None = None
+    started_at: str | None = None
+    round_started_at: str | None = None
+    map_started_at: str | None = None
+    updated_at: str | None = None
+    completed_phases: list[str] | None = None
+
+
+class SynthesisCounts(msgspec.Struct, kw_only=True, frozen=True):
+    blockers: int = 0
+    should_fix: int = 0
+    suggestions: int = 0
+
+
+class MetaFinding(msgspec.Struct, kw_only=True, frozen=True):
+    title: str | None = None
+    category: str | None = None
+    severity: str | None = None
+
+
+class MetaReviewer(msgspec.Struct, kw_only=True, frozen=True):
+    type: str | None = None
+    instance: int | None = None
+    findings: list[MetaFinding] = []
+
+
+class RoundMeta(msgspec.Struct, kw_only=True, frozen=True):
+    """`rounds/round-N/round-meta.json` (OCR >= 1.6, written by `ocr state round-complete`)."""
+
+    schema_version: int | None = None
+    verdict: str | None = None
+    synthesis_counts: SynthesisCounts | None = None
+    reviewers: list[MetaReviewer] = []
+
+
+STATE_DECODER = msgspec.json.Decoder(StateJson)
+ROUND_META_DECODER = msgspec.json.Decoder(RoundMeta)

@@ -1,0 +1,68 @@
+"""The two OCR workflows' phases: keys, numbers and upstream's labels (no IO)."""
+
+from __future__ import annotations
+
+REVIEW = "review"
+MAP = "map"
+WORKFLOWS = (REVIEW, MAP)
+
+# (key, upstream `ocr progress` label), in order; the position is the phase number.
+REVIEW_PHASES: tuple[tuple[str, str], ...] = (
+    ("context", "Context Discovery"),
+    ("change-context", "Change Context"),
+    ("analysis", "Tech Lead Analysis"),
+    ("reviews", "Parallel Reviews"),
+    ("aggregation", "Aggregate Findings"),
+    ("discourse", "Reviewer Discourse"),
+    ("synthesis", "Final Synthesis"),
+    ("complete", "Complete"),
+)
+MAP_PHASES: tuple[tuple[str, str], ...] = (
+    ("map-context", "Context Discovery"),
+    ("topology", "Topology Analysis"),
+    ("flow-analysis", "Flow Tracing"),
+    ("requirements-mapping", "Requirements Mapping"),
+    ("synthesis", "Map Synthesis"),
+    ("complete", "Complete"),
+)
+PHASES = {REVIEW: REVIEW_PHASES, MAP: MAP_PHASES}
+
+# Keys written by older OCR versions, mapped to today's.
+LEGACY_KEYS = {
+    "requirements": "change-context",
+    "map-topology": "topology",
+    "map-flow": "flow-analysis",
+    "map-flow-tracing": "flow-analysis",
+    "map-requirements": "requirements-mapping",
+    "map-synthesis": "synthesis",
+    "map-complete": "complete",
+}
+
+# Keys that only the map workflow has (used to tell the workflow from a phase key).
+MAP_ONLY_KEYS = frozenset(k for k, _ in MAP_PHASES) - frozenset(k for k, _ in REVIEW_PHASES)
+LEGACY_MAP_KEYS = frozenset(k for k in LEGACY_KEYS if k.startswith("map-"))
+
+COMPLETE = "complete"
+
+
+def canonical_phase(key: str) -> str:
+    return LEGACY_KEYS.get(key, key)
+
+
+def is_map_phase(raw_key: str) -> bool:
+    return raw_key in MAP_ONLY_KEYS or raw_key in LEGACY_MAP_KEYS
+
+
+def phase_index(workflow: str, key: str) -> int | None:
+    """1-based position of `key` in the workflow's phase list, or None if unknown."""
+    for i, (k, _) in enumerate(PHASES[workflow], start=1):
+        if k == key:
+            return i
+    return None
+
+
+def phase_label(workflow: str, key: str) -> str:
+    for k, label in PHASES[workflow]:
+        if k == key:
+            return label
+    return key
