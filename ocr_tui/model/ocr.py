@@ -53,3 +53,39 @@ class RoundMeta(msgspec.Struct, kw_only=True, frozen=True):
 
 STATE_DECODER = msgspec.json.Decoder(StateJson)
 ROUND_META_DECODER = msgspec.json.Decoder(RoundMeta)
+
+
+class StoredState(msgspec.Struct, kw_only=True, frozen=True):
+    """A session's workflow position, normalised from whichever store held it."""
+
+    source: str  # "ocr.db" | "state.json"
+    branch: str | None = None
+    workflow_type: str | None = None
+    status: str | None = None
+    current_phase: str | None = None
+    phase_number: int | None = None
+    current_round: int | None = None
+    current_map_run: int | None = None
+    started_at: str | None = None
+    round_started_at: str | None = None
+    map_started_at: str | None = None
+    updated_at: str | None = None
+    # (phase key as stored, when it was entered) for the current round, oldest first (ocr.db).
+    phase_times: tuple[tuple[str, str], ...] = ()
+
+
+def state_from_json(state: StateJson) -> StoredState:
+    return StoredState(
+        source="state.json",
+        branch=state.branch,
+        workflow_type=state.workflow_type,
+        status=state.status,
+        current_phase=state.current_phase,
+        phase_number=state.phase_number,
+        current_round=state.current_round,
+        current_map_run=state.current_map_run,
+        started_at=state.started_at,
+        round_started_at=state.round_started_at,
+        map_started_at=state.map_started_at,
+        updated_at=state.updated_at,
+    )

@@ -1,0 +1,300 @@
+"""The one derivation: a session's files + its stored state -> SessionView (no IO).
+
+Every rule here is written down for users in the README ("What each field means").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from ocr_tui.derive.markdown import reviewer_label
+from ocr_tui.derive.timeutil import fmt_ts, from_mtime, parse_ts
+from ocr_tui.model import phases as ph
+from ocr_tui.model.files import RoundFiles, SessionFiles
+from ocr_tui.model.ocr import StoredState
+from ocr_tui.model.view import (
+    Counts,
+    Elapsed,
+    MapRun,
+    PhaseStep,
+    Reviewer,
+    Round,
+    SessionView,
+)
+from ocr_tui.textsafe import safe_line
+
+DEFAULT_STALL_AFTER = 30 * 60.0
+_DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
+_STATUSES = ("active", "closed")
+
+
+def _q(value: object) -> str:
+    return "'" + safe_line(value)[:80] + "'"
+
+
+def _artifact_phase(files: SessionFiles, workflow: str, rnd: RoundFiles | None, run) -> str:
+    root = files.root_files
+    if workflow == ph.MAP:
+        rf = run.files if run else {}
+        if "map.md" in rf:
+            return "complete"
+        if "requirements-mapping.md" in rf:
+            return "synthesis"
+        if "flow-analysis.md" in rf:
+            return "requirements-mapping"
+        if "topology.md" in rf:
+            return "flow-analysis"
+        if "discovered-standards.md" in root:
+            return "topology"
+        return "map-context"
+    if rnd is not None:
+        if "final.md" in rnd.files:
+            return "complete"
+        if "discourse.md" in rnd.files:
+            return "synthesis"
+        if rnd.reviewers:
+            return "reviews"
+    if "context.md" in root:
+        return "analysis"
+    if "discovered-standards.md" in root:
+        return "change-context"
+    return "context"
+
+
+def _round_counts(rf: RoundFiles) -> tuple[str | None, Counts | None]:
+    meta = rf.meta
+    if meta is not None:
+        if meta.synthesis_counts is not None:
+            sc = meta.synthesis_counts
+            counts = Counts(
+                blockers=sc.blockers, should_fix=sc.should_fix, suggestions=sc.suggestions
+            )
+        else:
+            tally = {"blocker": 0, "should_fix": 0, "suggestion": 0}
+            for rev in meta.reviewers:
+                for f in rev.findings:
+                    if f.category in tally:
+                        tally[f.category] += 1
+            counts = Counts(
+                blockers=tally["blocker"],
+                should_fix=tally["should_fix"],
+                suggestions=tally["suggestion"],
+            )
+        verdict = meta.verdict.strip().upper() if meta.verdict and meta.verdict.strip() else None
+        return verdict or rf.final_verdict, counts
+    return rf.final_verdict, rf.final_counts
+
+
+def derive_session(
+    files: SessionFiles,
+    state: StoredState | None,
+    *,
+    now: datetime,
+    stall_after: float = DEFAULT_STALL_AFTER,
+    problems: list[str] | None = None,
+) -> SessionView:
+    """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store)."""
+    problems = list(problems or []) + list(files.problems)
+
+    # --- workflow ---
+    raw_phase = state.current_phase if state and state.current_phase else None
+    workflow: str | None = None
+    if state and state.workflow_type is not None:
+        if state.workflow_type in ph.WORKFLOWS:
+            workflow = state.workflow_type
+        else:
+            problems.append(f"unknown workflow_type {_q(state.workflow_type)}: ignored")
+    key = ph.canonical_phase(raw_phase) if raw_phase else None
+    if raw_phase and ph.is_map_phase(raw_phase):
+        workflow = ph.MAP  # a map-only phase key names its workflow (upstream bug B6)
+    elif workflow is None:
+        if files.has_map_dir and not files.has_rounds_dir:
+            workflow = ph.MAP
+        else:
+            workflow = ph.REVIEW
+    phase_list = ph.PHASES[workflow]
+
+    # --- rounds and runs (the filesystem is the truth) ---
+    rounds = [_round_view(rf) for rf in files.rounds]
+    highest_round = files.rounds[-1].number if files.rounds else None
+    state_round = state.current_round if state else None
+    if highest_round is not None:
+        current_round = highest_round
+        if state_round is not None and state_round > highest_round:
+            problems.append(
+                f"state names round {state_round}, but the highest round directory is round-{highest_round}"
+            )
+    elif workflow == ph.MAP and not files.has_rounds_dir:
+        current_round = None
+    else:
+        current_round = state_round or 1
+    current_rf = files.rounds[-1] if files.rounds else None
+
+    runs = [
+        MapRun(
+            number=r.number,
+            complete="map.md" in r.files,
+            files=r.topology_files,
+            path=r.rel,
+            documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
+        )
+        for r in files.map_runs
+    ]
+    if files.map_runs:
+        current_map_run = files.map_runs[-1].number
+    elif workflow == ph.MAP:
+        current_map_run = (state.current_map_run if state else None) or 1
+    else:
+        current_map_run = None
+    current_run = files.map_runs[-1] if files.map_runs else None
+
+    # --- phase ---
+    if key is None:
+        key = _artifact_phase(files, workflow, current_rf, current_run)
+    number = ph.phase_index(workflow, key)
+    if number is None:
+        number = state.phase_number if state else None
+        problems.append(f"unknown {workflow} phase {_q(key)}")
+    label = ph.phase_label(workflow, key)
+    complete = key == ph.COMPLETE
+
+    # --- status ---
+    status: str | None = None
+    if state and state.status is not None:
+        if state.status in _STATUSES:
+            status = state.status
+        else:
+            problems.append(f"unknown status {_q(state.status)}: ignored")
+    if status is None:
+        status = "closed" if complete else "active"
+    running = status == "active" and not complete
+
+    # --- times ---
+    def ts(field: str, value: str | None) -> datetime | None:
+        if value is None:
+            return None
+        dt = parse_ts(value)
+        if dt is None:
+            problems.append(f"{field} {_q(value)} is not a timestamp")
+        return dt
+
+    started = ts("started_at", state.started_at) if state else None
+    updated = ts("updated_at", state.updated_at) if state else None
+    newest_file = from_mtime(files.newest_mtime) if files.newest_mtime is not None else None
+    last = max((t for t in (updated, newest_file) if t is not None), default=None)
+
+    since_raw: str | None = None
+    since_field = "started_at"
+    if state:
+        if workflow == ph.MAP and state.map_started_at:
+            since_raw, since_field = state.map_started_at, "map_started_at"
+        elif workflow == ph.REVIEW and state.round_started_at:
+            since_raw, since_field = state.round_started_at, "round_started_at"
+        else:
+            since_raw = state.started_at
+    if since_raw is not None:
+        since = started if since_field == "started_at" else ts(since_field, since_raw)
+        bad_since = since is None
+    else:
+        since = from_mtime(files.oldest_mtime) if files.oldest_mtime is not None else None
+        bad_since = False
+    seconds: int | None = None
+    if since is not None:
+        end = now if running else (updated or last or now)
+        if since > now:
+            problems.append(f"{since_field} {fmt_ts(since)} is in the future")
+            seconds = 0
+        else:
+            seconds = max(0, int((end - since).total_seconds()))
+    elif bad_since:
+        seconds = None
+    for name, value in (("updated_at", updated), ("started_at", started)):
+        if value is not None and value > now and name != since_field:
+            problems.append(f"{name} {fmt_ts(value)} is in the future")
+    stalled = bool(running and last is not None and (now - last).total_seconds() > stall_after)
+
+    # --- branch ---
+    branch = state.branch if state and state.branch else None
+    if branch is None:
+        m = _DATE_PREFIX.match(files.id)
+        branch = m.group(1) if m else None
+
+    timeline = _timeline(workflow, key, number, complete, state)
+
+    return SessionView(
+        id=files.id,
+        branch=branch,
+        source=state.source if state else "files",
+        status=status,
+        workflow=workflow,
+        phase=key,
+        phase_label=label,
+        phase_number=number,
+        phase_total=len(phase_list),
+        complete=complete,
+        started_at=fmt_ts(started),
+        updated_at=fmt_ts(updated),
+        last_activity=fmt_ts(last),
+        stalled=stalled,
+        elapsed=Elapsed(since=fmt_ts(since), seconds=seconds, running=running),
+        current_round=current_round,
+        rounds=rounds,
+        current_map_run=current_map_run,
+        map_runs=runs,
+        problems=_dedupe(problems),
+        path=str(files.path),
+        timeline=timeline,
+        documents=sorted(n for n in files.root_files if n.endswith(".md")),
+    )
+
+
+def _round_view(rf: RoundFiles) -> Round:
+    verdict, counts = _round_counts(rf)
+    return Round(
+        number=rf.number,
+        complete="final.md" in rf.files,
+        discourse="discourse.md" in rf.files,
+        verdict=verdict,
+        counts=counts,
+        reviewers=[
+            Reviewer(
+                name=r.name,
+                label=reviewer_label(r.name),
+                findings=r.severity.total(),
+                severity=r.severity,
+                path=r.rel,
+            )
+            for r in rf.reviewers
+        ],
+        path=rf.rel,
+    )
+
+
+def _timeline(
+    workflow: str, key: str, number: int | None, complete: bool, state: StoredState | None
+) -> list[PhaseStep]:
+    entered: dict[str, str] = {}
+    if state:
+        for raw, at in state.phase_times:
+            dt = parse_ts(at)
+            if dt is not None:
+                entered[ph.canonical_phase(raw)] = fmt_ts(dt) or at
+        if state.source == "state.json" and state.updated_at and key not in entered:
+            dt = parse_ts(state.updated_at)
+            if dt is not None:
+                entered[key] = fmt_ts(dt) or state.updated_at
+    steps = []
+    for i, (k, label) in enumerate(ph.PHASES[workflow], start=1):
+        if complete or (number is not None and i < number):
+            st = "done"
+        elif k == key:
+            st = "current"
+        else:
+            st = "pending"
+        steps.append(PhaseStep(key=k, label=label, number=i, state=st, at=entered.get(k)))
+    return steps
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))

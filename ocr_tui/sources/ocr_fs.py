@@ -1,0 +1,242 @@
+"""Read one OCR session directory: what exists, and the parsed content of the files that
+carry findings, verdicts and file counts. Parsed results are cached by (path, size, mtime)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import msgspec
+
+from ocr_tui.derive.markdown import (
+    natural_key,
+    parse_final_counts,
+    parse_findings,
+    parse_topology_files,
+    parse_verdict,
+)
+from ocr_tui.model.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
+from ocr_tui.model.ocr import ROUND_META_DECODER, STATE_DECODER
+from ocr_tui.model.view import Severity
+from ocr_tui.textsafe import safe_line, unsurrogate
+
+MAX_READ = 4 * 1024 * 1024  # bytes of one markdown file that are parsed
+MAX_JSON = 1024 * 1024  # a state or meta file larger than this is not decoded
+_ROUND_DIR = re.compile(r"^round-(\d+)$")
+_RUN_DIR = re.compile(r"^run-(\d+)$")
+
+
+# --- cache of parsed file contents ---------------------------------------------------------
+
+_CACHE: dict[tuple[str, int, int], object] = {}
+_CACHE_MAX = 200_000
+
+
+def _cached(path: str, st: os.stat_result, kind: str, parse):
+    key = (kind + path, st.st_size, st.st_mtime_ns)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    value = parse()
+    if len(_CACHE) >= _CACHE_MAX:
+        _CACHE.clear()
+    _CACHE[key] = value
+    return value
+
+
+def _read_text(path: str, problems: list[str], rel: str) -> str:
+    with open(path, "rb") as fh:
+        data = fh.read(MAX_READ + 1)
+    if len(data) > MAX_READ:
+        problems.append(
+            f"{safe_line(rel)} is larger than {MAX_READ // (1024 * 1024)} MiB: only the first part was read"
+        )
+        data = data[:MAX_READ]
+    if b"\x00" in data[:8192]:
+        problems.append(f"{safe_line(rel)} looks binary")
+    return data.decode("utf-8", "replace")
+
+
+# --- listing -------------------------------------------------------------------------------
+
+
+def _scan(path: Path) -> list[os.DirEntry]:
+    try:
+        with os.scandir(path) as it:
+            return list(it)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _entry_kind(entry: os.DirEntry) -> str | None:
+    """'file', 'dir' or None. Symlinks are not followed: a link can lead out of the project
+    or into a loop, and OCR never writes one."""
+    try:
+        if entry.is_symlink():
+            return "link"
+        if entry.is_dir(follow_symlinks=False):
+            return "dir"
+        if entry.is_file(follow_symlinks=False):
+            return "file"
+    except OSError:
+        return None
+    return None
+
+
+def _info(entry: os.DirEntry) -> tuple[FileInfo, os.stat_result] | None:
+    try:
+        st = entry.stat(follow_symlinks=False)
+    except OSError:
+        return None
+    return FileInfo(st.st_size, st.st_mtime), st
+
+
+class _Walker:
+    def __init__(self, files: SessionFiles) -> None:
+        self.s = files
+
+    def note_mtime(self, mtime: float) -> None:
+        s = self.s
+        s.newest_mtime = mtime if s.newest_mtime is None else max(s.newest_mtime, mtime)
+        s.oldest_mtime = mtime if s.oldest_mtime is None else min(s.oldest_mtime, mtime)
+
+    def files_of(
+        self, directory: Path, rel: str
+    ) -> tuple[dict[str, tuple[FileInfo, os.stat_result]], list[str]]:
+        files: dict[str, tuple[FileInfo, os.stat_result]] = {}
+        dirs: list[str] = []
+        for entry in _scan(directory):
+            name = entry.name
+            kind = _entry_kind(entry)
+            if kind == "dir":
+                dirs.append(name)
+            elif kind == "file":
+                got = _info(entry)
+                if got is None:
+                    self.s.problems.append(f"{safe_line(rel + name)} cannot be read")
+                    continue
+                files[name] = got
+                self.note_mtime(got[0].mtime)
+            elif kind == "link":
+                self.s.problems.append(f"{safe_line(rel + name)} is a symbolic link: not followed")
+        return files, dirs
+
+
+def _parse_md(path: str, st: os.stat_result, kind: str, problems: list[str], rel: str, parse):
+    def work():
+        local: list[str] = []
+        try:
+            text = _read_text(path, local, rel)
+        except OSError as exc:
+            return (None, [f"{safe_line(rel)} cannot be read: {exc.strerror or exc}"])
+        return (parse(text), local)
+
+    value, found = _cached(path, st, kind, work)
+    problems.extend(found)
+    return value
+
+
+def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: list[str]):
+    def work():
+        if st.st_size > MAX_JSON:
+            return (None, f"{safe_line(rel)} is {st.st_size} bytes: too large to be a state file")
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_JSON + 1)
+        except OSError as exc:
+            return (None, f"{safe_line(rel)} cannot be read: {exc.strerror or exc}")
+        if not data.strip():
+            return (None, f"{safe_line(rel)} is empty")
+        try:
+            return (decoder.decode(data), None)
+        except msgspec.ValidationError as exc:
+            return (None, f"{safe_line(rel)} has a wrong value: {safe_line(exc)}")
+        except (msgspec.DecodeError, RecursionError) as exc:
+            return (None, f"{safe_line(rel)} is not valid JSON: {safe_line(exc)}")
+
+    value, problem = _cached(path, st, "json:" + repr(decoder.type), work)
+    if problem:
+        problems.append(problem)
+    return value
+
+
+def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
+    """List a session directory and parse what the derivation needs."""
+    sid = unsurrogate(path.name)
+    s = SessionFiles(id=sid, path=path)
+    w = _Walker(s)
+    root, dirs = w.files_of(path, "")
+    s.root_dirs = set(dirs)
+    s.root_files = {n: fi for n, (fi, _) in root.items()}
+    if read_state_json and "state.json" in root:
+        s.state = _decode_json(
+            str(path / "state.json"), root["state.json"][1], STATE_DECODER, "state.json", s.problems
+        )
+
+    if "rounds" in s.root_dirs:
+        numbered = []
+        for name in w.files_of(path / "rounds", "rounds/")[1]:
+            m = _ROUND_DIR.match(name)
+            if m:
+                numbered.append((int(m.group(1)), name))
+        for number, name in sorted(numbered):
+            s.rounds.append(_read_round(w, path / "rounds" / name, f"rounds/{name}", number))
+    elif "reviews" in s.root_dirs:
+        s.problems.append(
+            "pre-1.2 flat layout (reviews/ at the session root, no rounds/): not read as rounds"
+        )
+
+    if "map" in s.root_dirs:
+        numbered = []
+        for name in w.files_of(path / "map" / "runs", "map/runs/")[1]:
+            m = _RUN_DIR.match(name)
+            if m:
+                numbered.append((int(m.group(1)), name))
+        for number, name in sorted(numbered):
+            rel = f"map/runs/{name}"
+            files, _ = w.files_of(path / "map" / "runs" / name, rel + "/")
+            run = RunFiles(number=number, rel=rel, files={n: fi for n, (fi, _) in files.items()})
+            if "topology.md" in files:
+                run.topology_files = _parse_md(
+                    str(path / rel / "topology.md"), files["topology.md"][1], "topology",
+                    s.problems, rel + "/topology.md", parse_topology_files,
+                )  # fmt: skip
+            s.map_runs.append(run)
+    return s
+
+
+def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
+    s = w.s
+    files, dirs = w.files_of(rdir, rel + "/")
+    rf = RoundFiles(number=number, rel=rel, files={n: fi for n, (fi, _) in files.items()})
+    if "reviews" in dirs:
+        rfiles, _ = w.files_of(rdir / "reviews", rel + "/reviews/")
+        names = sorted((n for n in rfiles if n.endswith(".md") and len(n) > 3), key=natural_key)
+        for name in names:
+            fi, st = rfiles[name]
+            rrel = f"{rel}/reviews/{name}"
+            sev = _parse_md(
+                str(rdir / "reviews" / name), st, "findings", s.problems, rrel, parse_findings
+            )
+            rf.reviewers.append(
+                ReviewerFile(
+                    name=unsurrogate(name[:-3]), rel=rrel, info=fi, severity=sev or Severity()
+                )
+            )
+    if "round-meta.json" in files:
+        rf.meta = _decode_json(
+            str(rdir / "round-meta.json"),
+            files["round-meta.json"][1],
+            ROUND_META_DECODER,
+            rel + "/round-meta.json",
+            s.problems,
+        )
+    if "final.md" in files:
+        parsed = _parse_md(
+            str(rdir / "final.md"), files["final.md"][1], "final", s.problems, rel + "/final.md",
+            lambda text: (parse_verdict(text), parse_final_counts(text)),
+        )  # fmt: skip
+        if parsed:
+            rf.final_verdict, rf.final_counts = parsed
+    return rf

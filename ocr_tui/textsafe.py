@@ -1,0 +1,41 @@
+"""Make text from disk safe to print: no terminal control sequence reaches the screen raw."""
+
+from __future__ import annotations
+
+import re
+
+# C0 controls except tab/newline, DEL, C1 controls, and the Unicode bidi overrides that can
+# make a name read differently from what it is.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_CONTROL_INLINE = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group()
+    code = ord(ch)
+    if code == 0x1B:
+        return "␛"
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ ␁ … ␟
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def unsurrogate(text: str) -> str:
+    """Replace lone surrogates (from undecodable bytes in file names) with U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def safe_line(text: object) -> str:
+    """One line of text with every control character (newlines too) shown as a symbol."""
+    return _CONTROL_INLINE.sub(_visible, unsurrogate(str(text)))
+
+
+def safe_block(text: str) -> str:
+    """Multi-line text (e.g. a markdown document) with control characters made visible;
+    tabs and newlines are kept, CR/LF line ends are normalised."""
+    text = unsurrogate(text).replace("\r\n", "\n")
+    return _CONTROL.sub(_visible, text)
