@@ -27,6 +27,21 @@ DEBOUNCE_MS = 150
 POLL_DELAY_MS = 250
 TICK_S = 5.0  # how often, with no file events, stalled flags are re-checked
 MISSING_POLL_S = 0.25
+ARM_S = 0.02  # lets the native watch arm before the scan
+
+_END = object()
+
+
+async def _pump(gen, queue: asyncio.Queue) -> None:
+    try:
+        async for batch in gen:
+            await queue.put(batch)
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # surfaced to the consumer
+        await queue.put(exc)
+        return
+    await queue.put(_END)
 
 
 @dataclass(frozen=True)
@@ -90,6 +105,29 @@ async def _wait_for_dir(path: Path, stop: asyncio.Event) -> None:
             await asyncio.wait_for(stop.wait(), MISSING_POLL_S)
 
 
+async def _next(queue: asyncio.Queue, stop: asyncio.Event):
+    """The next batch, or _END as soon as `stop` is set."""
+    if not queue.empty():
+        return queue.get_nowait()
+    get = asyncio.ensure_future(queue.get())
+    halt = asyncio.ensure_future(stop.wait())
+    try:
+        done, _ = await asyncio.wait({get, halt}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        halt.cancel()
+    if get in done:
+        return get.result()
+    get.cancel()
+    return _END
+
+
+def _rescan(engine: Engine) -> tuple[list[SessionView], list[str]]:
+    before = dict(engine.views)
+    views = engine.scan()
+    changed = [v for v in views if before.get(v.id) != v]
+    return changed, sorted(set(before) - set(engine.views))
+
+
 async def watch_project(
     engine: Engine,
     *,
@@ -113,38 +151,62 @@ async def watch_project(
             yield ProjectMissing()
             await _wait_for_dir(ocr, stop)
             continue
-        before = dict(engine.views)
-        views = await asyncio.to_thread(engine.scan)
-        if first:
-            yield Scanned(views, sessions_dir.is_dir())
-            first = False
-        else:  # re-armed: report what changed while we were not watching
-            changed = [v for v in views if before.get(v.id) != v]
-            removed = sorted(set(before) - set(engine.views))
-            yield Changed(changed, removed, sessions_dir.is_dir())
         try:
-            async for batch in awatch(
-                ocr,
-                watch_filter=watch_filter,
-                stop_event=stop,
-                debounce=DEBOUNCE_MS,
-                step=STEP_MS,
-                rust_timeout=int(TICK_S * 1000),
-                yield_on_timeout=True,
-                force_polling=force_polling,
-                poll_delay_ms=POLL_DELAY_MS,
-            ):
-                if not batch:  # timeout tick: time passes, sessions may become stalled
-                    changed = engine.restale()
-                    if changed:
-                        yield Changed(changed, [], sessions_dir.is_dir())
-                    continue
-                if (Change.deleted, str(ocr)) in batch or not ocr.is_dir():
-                    break  # the inotify watch dies with its root: re-arm
-                paths = [p for _, p in batch]
-                changed, removed = await asyncio.to_thread(engine.apply, paths)
-                if changed or removed:
-                    yield Changed(changed, removed, sessions_dir.is_dir())
+            # Arm the watch first, then scan: a change made in between is then both in the scan
+            # and in a batch (harmless), never in neither.
+            batches: asyncio.Queue = asyncio.Queue()
+            pump = asyncio.create_task(
+                _pump(
+                    awatch(
+                        ocr,
+                        watch_filter=watch_filter,
+                        debounce=DEBOUNCE_MS,
+                        step=STEP_MS,
+                        rust_timeout=int(TICK_S * 1000),
+                        yield_on_timeout=True,
+                        force_polling=force_polling,
+                        poll_delay_ms=POLL_DELAY_MS,
+                    ),
+                    batches,
+                )
+            )
+            try:
+                await asyncio.sleep(ARM_S)
+                if first:
+                    views = await asyncio.to_thread(engine.scan)
+                    yield Scanned(views, sessions_dir.is_dir())
+                    first = False
+                else:  # re-armed: report what changed while we were not watching
+                    diff = await asyncio.to_thread(_rescan, engine)
+                    yield Changed(*diff, sessions_dir.is_dir())
+                if force_polling:
+                    # The poll watcher takes its first picture a while after it starts: catch
+                    # up once on anything written before that.
+                    await asyncio.sleep(2 * POLL_DELAY_MS / 1000)
+                    diff = await asyncio.to_thread(_rescan, engine)
+                    if diff[0] or diff[1]:
+                        yield Changed(*diff, sessions_dir.is_dir())
+                while not stop.is_set():
+                    batch = await _next(batches, stop)
+                    if batch is _END:
+                        break
+                    if isinstance(batch, BaseException):
+                        raise batch
+                    if not batch:  # timeout tick: time passes, sessions may become stalled
+                        changed = engine.restale()
+                        if changed:
+                            yield Changed(changed, [], sessions_dir.is_dir())
+                        continue
+                    if (Change.deleted, str(ocr)) in batch or not ocr.is_dir():
+                        break  # the inotify watch dies with its root: re-arm
+                    paths = [p for _, p in batch]
+                    changed, removed = await asyncio.to_thread(engine.apply, paths)
+                    if changed or removed:
+                        yield Changed(changed, removed, sessions_dir.is_dir())
+            finally:
+                pump.cancel()
+                with suppress(asyncio.CancelledError, Exception):
+                    await pump
         except FileNotFoundError:
             continue
         except OSError as exc:

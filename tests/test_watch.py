@@ -1,0 +1,178 @@
+"""The watcher, driven for real: files written while it runs show up as events."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ocr_tui.engine import Engine
+from ocr_tui.sources.project import Project
+from ocr_tui.watch import Changed, ProjectMissing, Scanned, watch_project
+
+TIMEOUT = 10.0
+
+
+def write_json(path: Path, obj: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj))
+    os.replace(tmp, path)
+
+
+class Collector:
+    """Runs watch_project in a task and lets a test wait for an event matching a predicate."""
+
+    def __init__(self, engine: Engine, poll: bool = False) -> None:
+        self.engine = engine
+        self.events: list = []
+        self.stop = asyncio.Event()
+        self.poll = poll
+        self._new = asyncio.Event()
+
+    async def run(self) -> None:
+        async for ev in watch_project(self.engine, stop=self.stop, poll=self.poll):
+            self.events.append(ev)
+            self._new.set()
+
+    async def wait_for(self, pred, timeout: float = TIMEOUT):
+        async def inner():
+            seen = 0
+            while True:
+                for ev in self.events[seen:]:
+                    if pred(ev):
+                        return ev
+                seen = len(self.events)
+                self._new.clear()
+                await self._new.wait()
+
+        return await asyncio.wait_for(inner(), timeout)
+
+
+def changed_phase(sid: str, phase: str):
+    return lambda ev: (
+        isinstance(ev, Changed) and any(v.id == sid and v.phase == phase for v in ev.sessions)
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    (tmp_path / ".ocr" / "sessions").mkdir(parents=True)
+    return Project(tmp_path)
+
+
+@pytest.mark.parametrize("poll", [False, True], ids=["native", "polling"])
+async def test_live_changes(project: Project, poll: bool):
+    sid = "2026-11-22-main"
+    sdir = project.sessions_dir / sid
+    write_json(sdir / "state.json", {"current_phase": "context", "status": "active"})
+    c = Collector(Engine(project), poll=poll)
+    task = asyncio.create_task(c.run())
+    try:
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        assert [v.id for v in first.sessions] == [sid]
+        assert first.sessions_dir
+
+        write_json(sdir / "state.json", {"current_phase": "reviews", "status": "active"})
+        await c.wait_for(changed_phase(sid, "reviews"))
+
+        review = sdir / "rounds" / "round-1" / "reviews" / "principal-1.md"
+        review.parent.mkdir(parents=True)
+        review.write_text("### Finding 1: x\n- **Severity**: High\n")
+        await c.wait_for(
+            lambda ev: (
+                isinstance(ev, Changed)
+                and any(v.id == sid and v.rounds and v.rounds[0].reviewers for v in ev.sessions)
+            )
+        )
+
+        (project.sessions_dir / "2026-11-23-other").mkdir()
+        await c.wait_for(
+            lambda ev: (
+                isinstance(ev, Changed) and any(v.id == "2026-11-23-other" for v in ev.sessions)
+            )
+        )
+        shutil.rmtree(project.sessions_dir / "2026-11-23-other")
+        await c.wait_for(lambda ev: isinstance(ev, Changed) and "2026-11-23-other" in ev.removed)
+    finally:
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_sessions_dir_deleted_and_recreated(project: Project):
+    sid = "2026-11-22-main"
+    write_json(project.sessions_dir / sid / "state.json", {"current_phase": "context"})
+    c = Collector(Engine(project))
+    task = asyncio.create_task(c.run())
+    try:
+        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        shutil.rmtree(project.sessions_dir)
+        gone = await c.wait_for(lambda ev: isinstance(ev, Changed) and sid in ev.removed)
+        assert not c.engine.views
+        await c.wait_for(lambda ev: isinstance(ev, Changed) and not ev.sessions_dir)
+        del gone
+        write_json(project.sessions_dir / sid / "state.json", {"current_phase": "analysis"})
+        await c.wait_for(changed_phase(sid, "analysis"))
+    finally:
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+async def test_whole_ocr_dir_deleted_then_back(project: Project):
+    c = Collector(Engine(project))
+    task = asyncio.create_task(c.run())
+    try:
+        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        shutil.rmtree(project.ocr_dir)
+        await c.wait_for(lambda ev: isinstance(ev, ProjectMissing))
+        write_json(project.sessions_dir / "s1" / "state.json", {"current_phase": "reviews"})
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and any(v.id == "s1" for v in ev.sessions)
+        )
+    finally:
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+def _write_db(path: Path, phase: str) -> None:
+    """Like upstream's sql.js writer: build a new file, rename it over ocr.db."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"ocr.db.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    con = sqlite3.connect(tmp)
+    con.execute(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, branch TEXT NOT NULL, status TEXT, "
+        "workflow_type TEXT, current_phase TEXT, phase_number INT, current_round INT, "
+        "current_map_run INT, started_at TEXT, updated_at TEXT, session_dir TEXT)"
+    )
+    con.execute(
+        "INSERT INTO sessions VALUES ('s1','main','active','review',?,1,1,1,"
+        "'2026-11-22 01:00:00','2026-11-22 01:00:00','x')",
+        (phase,),
+    )
+    con.commit()
+    con.close()
+    os.replace(tmp, path)
+
+
+async def test_ocr_db_replaced(project: Project):
+    (project.sessions_dir / "s1").mkdir()
+    _write_db(project.db_path, "context")
+    c = Collector(Engine(project))
+    task = asyncio.create_task(c.run())
+    try:
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        assert first.sessions[0].source == "ocr.db"
+        assert first.sessions[0].phase == "context"
+        _write_db(project.db_path, "discourse")
+        await c.wait_for(changed_phase("s1", "discourse"))
+        assert not list(project.data_dir.glob("*-journal"))
+        assert not list(project.data_dir.glob("*-wal"))
+    finally:
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)
