@@ -16,10 +16,13 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ocr_tui import inotify
 from ocr_tui.engine import Engine
 from ocr_tui.model.view import SessionView
 
-# Latency: watchfiles returns a batch once it stopped growing for one `step`, so a change
+# inotify backend: a batch is closed once no event arrived for QUIET_MS.
+QUIET_MS = 3.0
+# watchfiles backend: it returns a batch once it stopped growing for one `step`, so a change
 # reaches us ~1-2 steps after the write. 8 ms keeps the median well under 20 ms; `debounce`
 # caps how long a continuous burst is held back.
 STEP_MS = 8
@@ -133,8 +136,12 @@ async def watch_project(
     *,
     stop: asyncio.Event | None = None,
     poll: bool = False,
+    backend: str = "auto",
 ) -> AsyncIterator[WatchEvent]:
-    """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled."""
+    """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled.
+
+    `backend`: "auto" (inotify on Linux, else watchfiles), "watchfiles", or polling with
+    `poll=True`."""
     from watchfiles import Change, awatch  # deferred: keeps `status` start-up fast
 
     stop = stop or asyncio.Event()
@@ -155,21 +162,26 @@ async def watch_project(
             # Arm the watch first, then scan: a change made in between is then both in the scan
             # and in a batch (harmless), never in neither.
             batches: asyncio.Queue = asyncio.Queue()
-            pump = asyncio.create_task(
-                _pump(
-                    awatch(
-                        ocr,
-                        watch_filter=watch_filter,
-                        debounce=DEBOUNCE_MS,
-                        step=STEP_MS,
-                        rust_timeout=int(TICK_S * 1000),
-                        yield_on_timeout=True,
-                        force_polling=force_polling,
-                        poll_delay_ms=POLL_DELAY_MS,
-                    ),
-                    batches,
+            if force_polling or backend == "watchfiles" or not inotify.available():
+                source = awatch(
+                    ocr,
+                    watch_filter=watch_filter,
+                    debounce=DEBOUNCE_MS,
+                    step=STEP_MS,
+                    rust_timeout=int(TICK_S * 1000),
+                    yield_on_timeout=True,
+                    force_polling=force_polling,
+                    poll_delay_ms=POLL_DELAY_MS,
                 )
-            )
+            else:
+                source = inotify.ainotify(
+                    str(ocr),
+                    accept=lambda path: watch_filter(None, path),
+                    quiet_ms=QUIET_MS,
+                    debounce_ms=DEBOUNCE_MS,
+                    timeout_s=TICK_S,
+                )
+            pump = asyncio.create_task(_pump(source, batches))
             try:
                 await asyncio.sleep(ARM_S)
                 if first:

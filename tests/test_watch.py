@@ -28,7 +28,8 @@ def write_json(path: Path, obj: dict) -> None:
 class Collector:
     """Runs watch_project in a task and lets a test wait for an event matching a predicate."""
 
-    def __init__(self, engine: Engine, poll: bool = False) -> None:
+    def __init__(self, engine: Engine, poll: bool = False, backend: str = "auto") -> None:
+        self.backend = backend
         self.engine = engine
         self.events: list = []
         self.stop = asyncio.Event()
@@ -36,7 +37,9 @@ class Collector:
         self._new = asyncio.Event()
 
     async def run(self) -> None:
-        async for ev in watch_project(self.engine, stop=self.stop, poll=self.poll):
+        async for ev in watch_project(
+            self.engine, stop=self.stop, poll=self.poll, backend=self.backend
+        ):
             self.events.append(ev)
             self._new.set()
 
@@ -66,12 +69,19 @@ def project(tmp_path: Path) -> Project:
     return Project(tmp_path)
 
 
-@pytest.mark.parametrize("poll", [False, True], ids=["native", "polling"])
-async def test_live_changes(project: Project, poll: bool):
+BACKENDS = pytest.mark.parametrize(
+    "poll,backend",
+    [(False, "auto"), (False, "watchfiles"), (True, "auto")],
+    ids=["inotify", "watchfiles", "polling"],
+)
+
+
+@BACKENDS
+async def test_live_changes(project: Project, poll: bool, backend: str):
     sid = "2026-11-22-main"
     sdir = project.sessions_dir / sid
     write_json(sdir / "state.json", {"current_phase": "context", "status": "active"})
-    c = Collector(Engine(project), poll=poll)
+    c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
         first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
@@ -104,10 +114,11 @@ async def test_live_changes(project: Project, poll: bool):
         await asyncio.wait_for(task, TIMEOUT)
 
 
-async def test_sessions_dir_deleted_and_recreated(project: Project):
+@BACKENDS
+async def test_sessions_dir_deleted_and_recreated(project: Project, poll: bool, backend: str):
     sid = "2026-11-22-main"
     write_json(project.sessions_dir / sid / "state.json", {"current_phase": "context"})
-    c = Collector(Engine(project))
+    c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
         await c.wait_for(lambda ev: isinstance(ev, Scanned))
@@ -123,8 +134,9 @@ async def test_sessions_dir_deleted_and_recreated(project: Project):
         await asyncio.wait_for(task, TIMEOUT)
 
 
-async def test_whole_ocr_dir_deleted_then_back(project: Project):
-    c = Collector(Engine(project))
+@BACKENDS
+async def test_whole_ocr_dir_deleted_then_back(project: Project, poll: bool, backend: str):
+    c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
         await c.wait_for(lambda ev: isinstance(ev, Scanned))
@@ -160,10 +172,11 @@ def _write_db(path: Path, phase: str) -> None:
     os.replace(tmp, path)
 
 
-async def test_ocr_db_replaced(project: Project):
+@BACKENDS
+async def test_ocr_db_replaced(project: Project, poll: bool, backend: str):
     (project.sessions_dir / "s1").mkdir()
     _write_db(project.db_path, "context")
-    c = Collector(Engine(project))
+    c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
         first = await c.wait_for(lambda ev: isinstance(ev, Scanned))

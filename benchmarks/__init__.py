@@ -1,0 +1,1 @@
+"""ocr-tui benchmarks: `make bench` (python -m benchmarks [NAME ...])."""
