@@ -34,7 +34,7 @@ def start_demo(*, speed: float = 1.0, store: str = "ocr.db", seed: int = 7) -> D
 
     def play() -> None:
         try:
-            sim.run(stop=stop, loop=True, setup=False)
+            sim.run(stop=stop, loop=True)
         except Exception:  # pragma: no cover - the demo must never take the app down
             import traceback
 
