@@ -11,9 +11,11 @@ SEVERITIES = ("critical", "high", "medium", "low", "info")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
 _FINDING_WORD = re.compile(r"(?i)^(?:finding|issue|suggestion)\b")
-_SEVERITY_LINE = re.compile(
-    r"(?i)^\s*(?:[-*+]\s+)?[*_]*\s*severity\s*[*_]*\s*:?\s*[*_]*\s*:?\s*[*_`]*\s*([a-z]+)"
-)
+# `- **Severity**: High`, `**Severity:** low`, `Severity: Info`, `Severity: 🔴 **High**`. Without
+# a colon (`Severity High`) only one of the five words makes it a severity line, so prose such as
+# "Severity of this depends on load" is not taken for one.
+_SEVERITY_LINE = re.compile(r"(?i)^\s*(?:[-*+]\s+)?[*_]*\s*severity\s*[*_]*\s*(:)?\W*?([a-z]+)")
+_HEADING_MARKUP = re.compile(r"^[*_`\s]+")
 
 
 def _lines_outside_fences(text: str):
@@ -67,14 +69,14 @@ def parse_findings(text: str) -> Severity:
             hlevel, htext = h
             if level is not None and hlevel <= level:
                 close()
-            if 2 <= hlevel <= 4 and _FINDING_WORD.match(htext):
+            if 2 <= hlevel <= 4 and _FINDING_WORD.match(_HEADING_MARKUP.sub("", htext)):
                 close()
                 level, severity, seen_line = hlevel, None, False
             continue
         if level is not None and not seen_line:
             m = _SEVERITY_LINE.match(line)
-            if m:
-                severity = m.group(1).lower()
+            if m and (m.group(1) or m.group(2).lower() in SEVERITIES):
+                severity = m.group(2).lower()
                 seen_line = True
     close()
     return sev
@@ -83,9 +85,12 @@ def parse_findings(text: str) -> Severity:
 _VERDICT_INLINE = re.compile(r"(?i)^\s*(?:#{1,6}\s*)?[*_]*\s*verdict\s*[*_]*\s*:\s*(.+)$")
 _VERDICT_SECTION = re.compile(r"(?i)^\s*#{1,6}\s*[*_]*\s*verdict\s*[*_]*\s*:?\s*$")
 _EXPLICIT_COUNT = {
-    "blockers": re.compile(r"(?i)^\s*\*\*\s*blockers?\s*\*\*\s*:?\s*(\d+)"),
-    "should_fix": re.compile(r"(?i)^\s*\*\*\s*should[\s-]*fix\s*\*\*\s*:?\s*(\d+)"),
-    "suggestions": re.compile(r"(?i)^\s*\*\*\s*suggestions?\s*\*\*\s*:?\s*(\d+)"),
+    # `**Blockers**: 2`, `**Blockers:** 2`, `- **Should Fix**: 1`
+    "blockers": re.compile(r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*blockers?\s*:?\s*\*\*\s*:?\s*(\d+)"),
+    "should_fix": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*should[\s-]*fix\s*:?\s*\*\*\s*:?\s*(\d+)"
+    ),
+    "suggestions": re.compile(r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*suggestions?\s*:?\s*\*\*\s*:?\s*(\d+)"),
 }
 _SECTION = {
     "blockers": re.compile(r"(?i)^##\s+[^\w]*\s*blockers?\b"),
@@ -97,12 +102,24 @@ _BULLET = re.compile(r"^[-*+]\s+(.*)$")
 _NONE_BULLET = re.compile(r"(?i)^[*_]*\s*(?:none\b|no\b|n/a\b)")
 
 
+_RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
+# Where a verdict's rationale starts: `**APPROVE** — with nits`, `APPROVE: looks good`.
+_VERDICT_END = re.compile(r"\s+[—–-]\s|\s*[—–]|[.;:!?](?:\s|$)|\s+\(")
+MAX_VERDICT = 40
+
+
 def _clean_verdict(raw: str) -> str | None:
-    text = raw.strip().strip("*_` ").strip()
-    text = re.sub(r"[*_`]", "", text).strip()
+    """The verdict words only: markup stripped, rationale clipped, upper case."""
+    if _RULE.match(raw):
+        return None  # a horizontal rule is not a verdict
+    text = re.sub(r"[*_`]", "", raw).strip().lstrip("> \t")  # a `> **APPROVE**` quote too
+    m = _VERDICT_END.search(text)
+    if m and m.start() > 0:
+        text = text[: m.start()]
+    text = text.strip(" \t.,;:!?-—–")
     if not text:
         return None
-    return text.upper()[:60]
+    return text.upper()[:MAX_VERDICT].rstrip()
 
 
 def parse_verdict(text: str) -> str | None:

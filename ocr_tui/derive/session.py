@@ -74,8 +74,9 @@ def _round_counts(rf: RoundFiles) -> tuple[str | None, Counts | None]:
             tally = {"blocker": 0, "should_fix": 0, "suggestion": 0}
             for rev in meta.reviewers:
                 for f in rev.findings:
-                    if f.category in tally:
-                        tally[f.category] += 1
+                    cat = (f.category or "").strip().lower().replace("-", "_").replace(" ", "_")
+                    if cat in tally:
+                        tally[cat] += 1
             counts = Counts(
                 blockers=tally["blocker"],
                 should_fix=tally["should_fix"],
@@ -106,8 +107,12 @@ def derive_session(
         else:
             problems.append(f"unknown workflow_type {_q(state.workflow_type)}: ignored")
     key = ph.canonical_phase(raw_phase) if raw_phase else None
-    if raw_phase and ph.is_map_phase(raw_phase):
-        workflow = ph.MAP  # a map-only phase key names its workflow (upstream bug B6)
+    # A phase key that only one workflow has names it, over a stale workflow_type: upstream
+    # never changes workflow_type when a map starts in a review session (bug B6), or a review
+    # in a map session.
+    keyed = ph.workflow_of_phase(raw_phase) if raw_phase else None
+    if keyed is not None:
+        workflow = keyed
     elif workflow is None:
         if files.has_map_dir and not files.has_rounds_dir:
             workflow = ph.MAP
@@ -118,12 +123,13 @@ def derive_session(
     # --- rounds and runs (the filesystem is the truth) ---
     rounds = [_round_view(rf) for rf in files.rounds]
     highest_round = files.rounds[-1].number if files.rounds else None
-    state_round = state.current_round if state else None
+    state_round = _positive(state.current_round) if state else None
     if highest_round is not None:
         current_round = highest_round
         if state_round is not None and state_round > highest_round:
             problems.append(
-                f"state names round {state_round}, but the highest round directory is round-{highest_round}"
+                f"state names round {state_round}, "
+                f"but the highest round directory is round-{highest_round}"
             )
     elif workflow == ph.MAP and not files.has_rounds_dir:
         current_round = None
@@ -144,7 +150,7 @@ def derive_session(
     if files.map_runs:
         current_map_run = files.map_runs[-1].number
     elif workflow == ph.MAP:
-        current_map_run = (state.current_map_run if state else None) or 1
+        current_map_run = (_positive(state.current_map_run) if state else None) or 1
     else:
         current_map_run = None
     current_run = files.map_runs[-1] if files.map_runs else None
@@ -187,19 +193,20 @@ def derive_session(
     since_raw: str | None = None
     since_field = "started_at"
     if state:
+        round_start = state.round_start(current_round)
         if workflow == ph.MAP and state.map_started_at:
             since_raw, since_field = state.map_started_at, "map_started_at"
-        elif workflow == ph.REVIEW and state.round_started_at:
-            since_raw, since_field = state.round_started_at, "round_started_at"
+        elif workflow == ph.REVIEW and round_start:
+            since_raw, since_field = round_start, "round_started_at"
         else:
             since_raw = state.started_at
     if since_raw is not None:
         since = started if since_field == "started_at" else ts(since_field, since_raw)
-        bad_since = since is None
     else:
+        # No timestamp in the state (or no state): the session's earliest file.
         since = from_mtime(files.oldest_mtime) if files.oldest_mtime is not None else None
-        bad_since = False
-    seconds: int | None = None
+        since_field = "earliest file time"
+    seconds: int | None = None  # stays None when the start is unparsable (a problem above)
     if since is not None:
         end = now if running else (updated or last or now)
         if since > now:
@@ -207,8 +214,6 @@ def derive_session(
             seconds = 0
         else:
             seconds = max(0, int((end - since).total_seconds()))
-    elif bad_since:
-        seconds = None
     for name, value in (("updated_at", updated), ("started_at", started)):
         if value is not None and value > now and name != since_field:
             problems.append(f"{name} {fmt_ts(value)} is in the future")
@@ -294,6 +299,11 @@ def _timeline(
             st = "pending"
         steps.append(PhaseStep(key=k, label=label, number=i, state=st, at=entered.get(k)))
     return steps
+
+
+def _positive(n: int | None) -> int | None:
+    """Round and run numbers start at 1: a stored 0 or negative number counts as absent."""
+    return n if n is not None and n > 0 else None
 
 
 def _dedupe(items: list[str]) -> list[str]:

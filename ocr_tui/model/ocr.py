@@ -72,6 +72,15 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     updated_at: str | None = None
     # (phase key as stored, when it was entered) for the current round, oldest first (ocr.db).
     phase_times: tuple[tuple[str, str], ...] = ()
+    # (round, latest `round_started` event time) for every round that has one (ocr.db).
+    round_starts: tuple[tuple[int, str], ...] = ()
+
+    def round_start(self, number: int | None) -> str | None:
+        """When round `number` started: ocr.db's latest `round_started` event for that round;
+        state.json's `round_started_at` (which is about its current round)."""
+        if self.source == "ocr.db":
+            return next((at for n, at in self.round_starts if n == number), None)
+        return self.round_started_at
 
 
 def state_from_json(state: StateJson) -> StoredState:

@@ -38,8 +38,9 @@ LEGACY_KEYS = {
     "map-complete": "complete",
 }
 
-# Keys that only the map workflow has (used to tell the workflow from a phase key).
+# Keys that only one workflow has (used to tell the workflow from a phase key).
 MAP_ONLY_KEYS = frozenset(k for k, _ in MAP_PHASES) - frozenset(k for k, _ in REVIEW_PHASES)
+REVIEW_ONLY_KEYS = frozenset(k for k, _ in REVIEW_PHASES) - frozenset(k for k, _ in MAP_PHASES)
 LEGACY_MAP_KEYS = frozenset(k for k in LEGACY_KEYS if k.startswith("map-"))
 
 COMPLETE = "complete"
@@ -51,6 +52,20 @@ def canonical_phase(key: str) -> str:
 
 def is_map_phase(raw_key: str) -> bool:
     return raw_key in MAP_ONLY_KEYS or raw_key in LEGACY_MAP_KEYS
+
+
+def is_review_phase(raw_key: str) -> bool:
+    return canonical_phase(raw_key) in REVIEW_ONLY_KEYS
+
+
+def workflow_of_phase(raw_key: str) -> str | None:
+    """The workflow a phase key belongs to when only one has it (`synthesis` and `complete`,
+    which both have, give None)."""
+    if is_map_phase(raw_key):
+        return MAP
+    if is_review_phase(raw_key):
+        return REVIEW
+    return None
 
 
 def phase_index(workflow: str, key: str) -> int | None:

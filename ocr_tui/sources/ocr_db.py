@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.model.ocr import StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 @dataclass(frozen=True)
 class DbSnapshot:
     """Every session row of one version of ocr.db (or why it could not be read)."""
 
-    key: tuple | None  # (inode, size, mtime_ns) of the file read; None when absent
+    key: tuple | None  # (inode, size, mtime_ns, regular?, ctime_ns) of the file; None: absent
     rows: dict[str, StoredState] = field(default_factory=dict)
     error: str | None = None
 
@@ -38,7 +40,7 @@ def _stat_key(path: Path) -> tuple | None:
         st = os.stat(path)
     except OSError:
         return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns)
+    return (st.st_ino, st.st_size, st.st_mtime_ns, stat.S_ISREG(st.st_mode), st.st_ctime_ns)
 
 
 def _as_int(value: object) -> int | None:
@@ -81,7 +83,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
         if sid is not None:
             raw[sid] = rec
 
-    round_start: dict[tuple[str, int | None], str] = {}
+    round_start: dict[str, dict[int | None, str]] = {}  # session -> round -> latest start
     phase_events: dict[str, list[tuple[str, str, int | None]]] = {}
     ev_cols = _columns(con, "orchestration_events")
     if {"session_id", "event_type", "created_at"} <= ev_cols:
@@ -99,7 +101,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
                 continue
             rnd = _as_int(rnd)
             if etype == "round_started":
-                round_start[(sid, rnd)] = created  # ordered by time: the latest wins
+                round_start.setdefault(sid, {})[rnd] = created  # ordered by time: latest wins
             elif etype == "phase_transition" and phase:
                 phase_events.setdefault(sid, []).append((_as_str(phase) or "", created, rnd))
 
@@ -107,7 +109,8 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
     for sid, rec in raw.items():
         cur_round = _as_int(rec["current_round"])
         events = phase_events.get(sid, [])
-        rstart = round_start.get((sid, cur_round))
+        starts = round_start.get(sid, {})
+        rstart = starts.get(cur_round)
         times = tuple((phase, at) for phase, at, _ in events if rstart is None or at >= rstart)
         rows[sid] = StoredState(
             source="ocr.db",
@@ -119,9 +122,9 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             current_round=cur_round,
             current_map_run=_as_int(rec["current_map_run"]),
             started_at=_as_str(rec["started_at"]),
-            round_started_at=rstart,
             updated_at=_as_str(rec["updated_at"]),
             phase_times=times,
+            round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
         )
     return rows
 
@@ -134,13 +137,21 @@ def load_db(path: Path, previous: DbSnapshot | None = None) -> DbSnapshot:
     if previous is not None and previous.key == key:
         return previous
     try:
+        if not key[3]:  # a directory, a FIFO (whose open would block), a device…
+            raise ValueError("ocr.db is not a regular file")
         if key[1] > MAX_DB_BYTES:
             raise ValueError(f"ocr.db is {key[1] // (1024 * 1024)} MiB, over the 512 MiB limit")
         with open(path, "rb") as fh:
             data = fh.read()
         if not data:
             raise sqlite3.DatabaseError("ocr.db is empty")
+        if data[:16] == SQLITE_MAGIC and data[18:20] == b"\x02\x02":
+            # A WAL-mode file (left by a tool other than OCR's sql.js writer): an in-memory
+            # copy cannot be opened in WAL mode, so read it as a rollback-journal database.
+            data = data[:18] + b"\x01\x01" + data[20:]
         con = sqlite3.connect(":memory:")
+        # One row with bytes that are not UTF-8 must not cost every other session its state.
+        con.text_factory = lambda b: b.decode("utf-8", "replace")
         try:
             con.deserialize(data)
             rows = _read_rows(con)

@@ -29,12 +29,14 @@ _RUN_DIR = re.compile(r"^run-(\d+)$")
 
 # --- cache of parsed file contents ---------------------------------------------------------
 
-_CACHE: dict[tuple[str, int, int], object] = {}
+_CACHE: dict[tuple, object] = {}
 _CACHE_MAX = 200_000
 
 
 def _cached(path: str, st: os.stat_result, kind: str, parse):
-    key = (kind + path, st.st_size, st.st_mtime_ns)
+    # ctime and inode too: a same-size rewrite within one mtime tick (coarse file-system clocks,
+    # or a file renamed into place) must not be served from the cache.
+    key = (kind + path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
@@ -50,7 +52,8 @@ def _read_text(path: str, problems: list[str], rel: str) -> str:
         data = fh.read(MAX_READ + 1)
     if len(data) > MAX_READ:
         problems.append(
-            f"{safe_line(rel)} is larger than {MAX_READ // (1024 * 1024)} MiB: only the first part was read"
+            f"{safe_line(rel)} is larger than {MAX_READ // (1024 * 1024)} MiB: "
+            "only the first part was read"
         )
         data = data[:MAX_READ]
     if b"\x00" in data[:8192]:
@@ -146,13 +149,19 @@ def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: lis
                 data = fh.read(MAX_JSON + 1)
         except OSError as exc:
             return (None, f"{safe_line(rel)} cannot be read: {exc.strerror or exc}")
+        data = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM (Windows editors)
         if not data.strip():
             return (None, f"{safe_line(rel)} is empty")
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            # A stray non-UTF-8 byte (say, in a branch name) should not cost the whole state.
+            data = data.decode("utf-8", "replace").encode("utf-8")
         try:
             return (decoder.decode(data), None)
         except msgspec.ValidationError as exc:
             return (None, f"{safe_line(rel)} has a wrong value: {safe_line(exc)}")
-        except (msgspec.DecodeError, RecursionError) as exc:
+        except (msgspec.DecodeError, RecursionError, ValueError) as exc:
             return (None, f"{safe_line(rel)} is not valid JSON: {safe_line(exc)}")
 
     value, problem = _cached(path, st, "json:" + repr(decoder.type), work)
@@ -186,6 +195,7 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
         s.problems.append(
             "pre-1.2 flat layout (reviews/ at the session root, no rounds/): not read as rounds"
         )
+        w.files_of(path / "reviews", "reviews/")  # its files still count as activity
 
     if "map" in s.root_dirs:
         numbered = []
@@ -212,7 +222,11 @@ def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
     rf = RoundFiles(number=number, rel=rel, files={n: fi for n, (fi, _) in files.items()})
     if "reviews" in dirs:
         rfiles, _ = w.files_of(rdir / "reviews", rel + "/reviews/")
-        names = sorted((n for n in rfiles if n.endswith(".md") and len(n) > 3), key=natural_key)
+        # Like the shell's `*.md`: dot-files (editor backups, lock files) are not reviewers.
+        names = sorted(
+            (n for n in rfiles if n.endswith(".md") and len(n) > 3 and not n.startswith(".")),
+            key=natural_key,
+        )
         for name in names:
             fi, st = rfiles[name]
             rrel = f"{rel}/reviews/{name}"

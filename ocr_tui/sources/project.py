@@ -40,7 +40,8 @@ class Project:
 
 def find_project(path: str | os.PathLike[str] | None = None) -> Project:
     """PATH may be a project, its `.ocr`, or `.ocr/sessions`; otherwise walk up as git does."""
-    start = Path(path if path is not None else os.getcwd()).absolute()
+    # abspath, not Path.absolute(): `..` is folded away (symlinks are kept as the user named them).
+    start = Path(os.path.abspath(path if path is not None else os.getcwd()))
     p = start
     if p.name == "sessions" and p.parent.name == ".ocr":
         return Project(p.parent.parent)
