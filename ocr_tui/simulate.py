@@ -200,7 +200,7 @@ class _DbStore:
     def __init__(self, files: _Files) -> None:
         self.files, self.autosave = files, True
         self.path = files.ocr / "data" / "ocr.db"
-        self.db = sqlite3.connect(":memory:", isolation_level=None)
+        self.db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         if self.path.exists():
             self.db.deserialize(self.path.read_bytes())
         self.db.executescript(SCHEMA)

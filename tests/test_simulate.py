@@ -504,3 +504,24 @@ def test_rejects_bad_arguments(tmp_path: Path) -> None:
         Simulator(tmp_path, speed=-1)
     with pytest.raises(ValueError):
         Simulator(tmp_path, store="redis")
+
+
+def test_setup_in_one_thread_run_in_another(tmp_path):
+    """The demo sets up on one thread and plays on another (ocr.db store)."""
+    import threading
+
+    sim = Simulator(tmp_path, store="ocr.db", speed=math.inf)
+    sim.setup()
+    errors: list[BaseException] = []
+
+    def play():
+        try:
+            sim.run()
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    th = threading.Thread(target=play)
+    th.start()
+    th.join(30)
+    assert not errors
+    assert (tmp_path / ".ocr" / "data" / "ocr.db").is_file()
