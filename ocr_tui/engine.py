@@ -16,6 +16,7 @@ from ocr_tui.derive.session import DEFAULT_STALL_AFTER, derive_session
 from ocr_tui.derive.timeutil import fmt_ts, parse_ts
 from ocr_tui.model.ocr import state_from_json
 from ocr_tui.model.view import SessionView, Snapshot
+from ocr_tui.sources import ocr_fs, parse_cache
 from ocr_tui.sources.ocr_db import ABSENT, DbSnapshot, load_db
 from ocr_tui.sources.ocr_fs import read_session
 from ocr_tui.sources.project import Project, session_dirs
@@ -46,6 +47,24 @@ class Engine:
         self.db: DbSnapshot = ABSENT
         self.views: dict[str, SessionView] = {}
         self._dirs: dict[str, Path] = {}
+        self._cache_file = parse_cache.cache_file(project.root)
+        self._cache_loaded = False
+
+    def load_cache(self) -> None:
+        """Serve parse results from the persistent cache (once)."""
+        if not self._cache_loaded:
+            self._cache_loaded = True
+            ocr_fs.use_persisted(parse_cache.load(self._cache_file))
+
+    def save_cache(self) -> bool:
+        """Write the persistent cache if anything new was parsed."""
+        entries, dirty = ocr_fs.cache_entries()
+        if not dirty or self._cache_file is None:
+            return False
+        ok = parse_cache.save(self._cache_file, entries)
+        if ok:
+            ocr_fs.mark_saved()
+        return ok
 
     # -- reading --------------------------------------------------------------------------
 
@@ -76,11 +95,13 @@ class Engine:
 
     def scan(self) -> list[SessionView]:
         """Re-read everything."""
+        self.load_cache()
         self._refresh_db()
         now = self.clock()
         dirs = session_dirs(self.project)
         self._dirs = {unsurrogate(p.name): p for p in dirs}
         self.views = {sid: self.derive(p, now) for sid, p in self._dirs.items()}
+        self.save_cache()
         return self.sessions()
 
     def sessions(self) -> list[SessionView]:

@@ -30,7 +30,24 @@ _RUN_DIR = re.compile(r"^run-(\d+)$")
 # --- cache of parsed file contents ---------------------------------------------------------
 
 _CACHE: dict[tuple, object] = {}
-_CACHE_MAX = 200_000
+_CACHE_MAX = 500_000
+_PERSISTED: dict[tuple, object] = {}  # loaded from the user's cache directory
+_dirty = False
+
+
+def use_persisted(entries: dict[tuple, object]) -> None:
+    """Serve parse results loaded by `parse_cache.load` (checked after the in-memory cache)."""
+    _PERSISTED.update(entries)
+
+
+def cache_entries() -> tuple[dict[tuple, object], bool]:
+    """The in-memory cache and whether it gained entries since the last `mark_saved`."""
+    return _CACHE, _dirty
+
+
+def mark_saved() -> None:
+    global _dirty
+    _dirty = False
 
 
 def _cached(path: str, st: os.stat_result, kind: str, parse):
@@ -40,7 +57,11 @@ def _cached(path: str, st: os.stat_result, kind: str, parse):
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    value = parse()
+    value = _PERSISTED.pop(key, None)
+    if value is None:
+        global _dirty
+        value = parse()
+        _dirty = True
     if len(_CACHE) >= _CACHE_MAX:
         _CACHE.clear()
     _CACHE[key] = value

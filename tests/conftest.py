@@ -1,0 +1,8 @@
+"""Suite-wide isolation: no test reads or writes the user's cache directory."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _no_user_cache(monkeypatch, tmp_path_factory):
+    monkeypatch.setenv("OCR_TUI_CACHE_DIR", "off")
