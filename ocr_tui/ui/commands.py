@@ -1,0 +1,80 @@
+"""Command palette: jump to a session by id or branch, and every dashboard action.
+
+Titles that contain text from disk are shown as `Content` (never parsed as markup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
+
+from ocr_tui.ui import fmt
+
+if TYPE_CHECKING:
+    from ocr_tui.ui.app import OcrTuiApp
+
+# (title, main screen action, help)
+MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
+    ("Filter: all sessions", "set_filter('all')", "Show every session (key 1)"),
+    ("Filter: active sessions", "set_filter('active')", "Show only active sessions (key 2)"),
+    ("Filter: closed sessions", "set_filter('closed')", "Show only closed sessions (key 3)"),
+    ("Sort: by last activity", "set_sort('activity')", "Most recently active first"),
+    ("Sort: by start time", "set_sort('start')", "Most recently started first"),
+    ("Sort: by name", "set_sort('name')", "Session ids A to Z"),
+    ("Search sessions", "search", "Filter the list by id or branch as you type (key /)"),
+    ("Clear search", "clear_search", "Show sessions regardless of the search text"),
+)
+# (title, app action, help)
+APP_ACTIONS: tuple[tuple[str, str, str], ...] = (
+    ("Start the live demo", "demo", "Play a simulated review in a temporary project (key d)"),
+    ("Help: keys and legend", "help", "Every key of every screen, and what the glyphs mean"),
+    ("Quit ocr-tui", "quit", "Leave the dashboard (key q)"),
+)
+
+Command = tuple[str, Callable[[], object], str]
+
+
+def highlight(matcher: Matcher, candidate: str) -> Content:
+    """Like `Matcher.highlight`, but the candidate is plain text, not markup."""
+    content = Content(candidate)
+    _score, offsets = matcher.fuzzy_search.match(matcher.query, candidate)
+    for offset in offsets:
+        if not candidate[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+class SessionCommands(Provider):
+    @property
+    def _app(self) -> OcrTuiApp:
+        return self.app  # type: ignore[return-value]
+
+    def _commands(self) -> list[Command]:
+        app = self._app
+        out: list[Command] = []
+        for title, action, help_text in MAIN_ACTIONS:
+            out.append((title, partial(app.run_main_action, action), help_text))
+        for title, action, help_text in APP_ACTIONS:
+            out.append((title, partial(app.run_action, action), help_text))
+        for view in sorted(app.sessions.values(), key=lambda v: v.id):
+            title = f"Session: {fmt.safe(view.id, 60)}"
+            if view.branch and view.branch not in view.id:
+                title += f" ({fmt.safe(view.branch, 40)})"
+            help_text = f"{view.status} · {view.workflow} · {fmt.safe(view.phase_label)}"
+            out.append((title, partial(app.jump_to_session, view.id), help_text))
+        return out
+
+    async def discover(self) -> Hits:
+        for title, callback, help_text in self._commands():
+            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, highlight(matcher, title), callback, text=title, help=help_text)

@@ -1,0 +1,136 @@
+"""Presentation helpers shared by the dashboard's screens: a session's state glyph, times,
+the phase bar, paths. Pure functions (no IO, no widgets); everything from disk that comes
+out of here has been through `ocr_tui.textsafe`.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from datetime import datetime
+from pathlib import Path
+
+from ocr_tui.derive.timeutil import human_ago, human_duration, parse_ts
+from ocr_tui.model.view import SessionView
+from ocr_tui.textsafe import safe_line
+
+# state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
+STATES: dict[str, tuple[str, str]] = {
+    "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
+    "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
+    "running": ("●", "running: the review or map is in progress"),
+    "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
+    "closed": ("✓", "closed"),
+}
+
+PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·"}
+SEVERITY_KEYS = ("critical", "high", "medium", "low", "info")
+
+
+def session_state(view: SessionView) -> str:
+    """One of STATES' keys."""
+    if view.problems:
+        return "problem"
+    if view.status == "closed":
+        return "closed"
+    if view.stalled:
+        return "stalled"
+    if view.complete:
+        return "waiting"
+    return "running"
+
+
+def glyph(state: str) -> str:
+    return STATES[state][0]
+
+
+@functools.lru_cache(maxsize=4096)
+def ts(value: str | None) -> datetime | None:
+    """parse_ts, cached: the same few timestamps are re-read on every tick."""
+    return parse_ts(value)
+
+
+def elapsed_seconds(view: SessionView, now: datetime) -> int | None:
+    """Ticking while the session runs (now − since), else the derived duration."""
+    el = view.elapsed
+    if el.running and el.since:
+        since = ts(el.since)
+        if since is not None:
+            return max(0, int((now - since).total_seconds()))
+    return el.seconds
+
+
+def elapsed_text(view: SessionView, now: datetime) -> str:
+    return human_duration(elapsed_seconds(view, now))
+
+
+def ago_text(value: str | None, now: datetime) -> str:
+    at = ts(value)
+    if at is None:
+        return "—"
+    return human_ago((now - at).total_seconds())
+
+
+def clock_text(value: str | None, now: datetime, *, short: bool = False) -> str:
+    """A timestamp in local time: `14:02` today, else `Mar 05 14:02` (`Mar 05` if short)."""
+    at = ts(value)
+    if at is None:
+        return ""
+    local = at.astimezone()
+    if local.date() == now.astimezone().date():
+        return local.strftime("%H:%M")
+    return local.strftime("%b %d" if short else "%b %d %H:%M")
+
+
+def phase_bar(number: int | None, total: int) -> tuple[str, str]:
+    """(done part, pending part) of a one-cell-per-phase bar."""
+    done = min(max(number or 0, 0), total)
+    return "▰" * done, "▱" * (total - done)
+
+
+def phase_fraction(view: SessionView) -> str:
+    n = "?" if view.phase_number is None else str(view.phase_number)
+    return f"{n}/{view.phase_total}"
+
+
+def clip(text: str, width: int) -> str:
+    """Cut to `width` characters with an ellipsis."""
+    return text if len(text) <= width else text[: max(0, width - 1)] + "…"
+
+
+def safe(text: object, width: int | None = None) -> str:
+    """Disk text for one line on screen: control characters made visible, then clipped."""
+    out = safe_line(text)
+    return clip(out, width) if width else out
+
+
+def display_path(path: Path | str) -> str:
+    """`~/code/proj` for paths under the home directory; made safe to print."""
+    p = Path(path)
+    try:
+        home = Path(os.path.expanduser("~"))
+        rel = p.relative_to(home)
+        text = "~" if str(rel) == "." else f"~{os.sep}{rel}"
+    except ValueError:
+        text = str(p)
+    return safe_line(text)
+
+
+def matches(view: SessionView, query: str) -> bool:
+    """Case-insensitive substring search over the id and the branch."""
+    q = query.strip().lower()
+    if not q:
+        return True
+    return q in view.id.lower() or (view.branch is not None and q in view.branch.lower())
+
+
+def verdict_tone(verdict: str | None) -> str:
+    """'good' (approve), 'bad' (changes requested, blocked) or 'neutral'."""
+    if not verdict:
+        return "neutral"
+    v = verdict.upper()
+    if any(w in v for w in ("CHANGES", "BLOCK", "REJECT", "FAIL", "NEEDS")):
+        return "bad"
+    if v.startswith(("APPROVE", "LGTM", "ACCEPT", "PASS", "SHIP")):
+        return "good"
+    return "neutral"

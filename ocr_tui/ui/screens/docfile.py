@@ -1,0 +1,90 @@
+"""Read one session document for display (blocking IO: call it from a worker thread).
+
+The text returned has passed through `safe_block`, so no control sequence from the file can
+reach the terminal. At most `MAX_RENDER` bytes are read; binary files, symbolic links and
+paths outside the session are refused with a message instead.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from ocr_tui.textsafe import safe_block
+
+MAX_RENDER = 512 * 1024
+BINARY_SNIFF = 8192
+
+
+@dataclass(frozen=True)
+class DocState:
+    rel: str
+    status: str  # "ok" | "unchanged" | "deleted" | "binary" | "error"
+    key: tuple | None = None  # (size, mtime_ns, inode) of what was read
+    text: str | None = None  # safe text (status "ok")
+    size: int = 0
+    mtime: float | None = None
+    truncated: bool = False
+    message: str | None = None  # why nothing is shown (error, binary)
+
+
+def rel_is_safe(rel: str) -> bool:
+    """A relative path inside the session: no absolute path, no `..`, no backslashes."""
+    if not rel or "\\" in rel or "\x00" in rel:
+        return False
+    p = PurePosixPath(rel)
+    return not p.is_absolute() and ".." not in p.parts
+
+
+def human_size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KiB"
+    return f"{n / (1024 * 1024):.1f} MiB"
+
+
+def load_document(
+    session_dir: str, rel: str, known: tuple | None = None, *, cap: int = MAX_RENDER
+) -> DocState:
+    """Stat `session_dir/rel`; read it unless its (size, mtime, inode) equals `known`."""
+    if not rel_is_safe(rel):
+        return DocState(rel=rel, status="error", message="not a path inside the session")
+    path = os.path.join(session_dir, rel)
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return DocState(rel=rel, status="deleted")
+    except OSError as exc:
+        return DocState(rel=rel, status="error", message=f"cannot be read: {exc.strerror or exc}")
+    if stat.S_ISLNK(st.st_mode):
+        return DocState(rel=rel, status="error", message="is a symbolic link: not followed")
+    if not stat.S_ISREG(st.st_mode):
+        return DocState(rel=rel, status="error", message="is not a regular file")
+    key = (st.st_size, st.st_mtime_ns, st.st_ino)
+    if key == known:
+        return DocState(rel=rel, status="unchanged", key=key, size=st.st_size, mtime=st.st_mtime)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as fh:
+            data = fh.read(cap + 1)
+            st = os.fstat(fh.fileno())
+    except FileNotFoundError:
+        return DocState(rel=rel, status="deleted")
+    except OSError as exc:
+        return DocState(rel=rel, status="error", message=f"cannot be read: {exc.strerror or exc}")
+    key = (st.st_size, st.st_mtime_ns, st.st_ino)
+    common = {"rel": rel, "key": key, "size": st.st_size, "mtime": st.st_mtime}
+    if b"\x00" in data[:BINARY_SNIFF]:
+        return DocState(status="binary", message="looks like a binary file", **common)
+    truncated = len(data) > cap
+    if truncated:
+        data = data[:cap]
+        cut = data.rfind(b"\n", max(0, cap - 4096))
+        if cut > 0:
+            data = data[: cut + 1]
+    text = codecs.getincrementaldecoder("utf-8")("replace").decode(data, final=not truncated)
+    return DocState(status="ok", text=safe_block(text), truncated=truncated, **common)

@@ -1,0 +1,241 @@
+"""RoundScreen: one review round's verdict banner, reviewers and round documents.
+
+Keys: Enter opens the reviewer file or document under the cursor; `[` / `]` show the
+previous / next existing round in place (the screen stack does not grow); Tab moves between
+the two tables.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.widgets import DataTable, Footer, Static
+
+from ocr_tui.model.view import Round, SessionView
+from ocr_tui.textsafe import safe_line
+from ocr_tui.ui.screens.drilldown import DrilldownScreen, Target, theme_style, verdict_kind
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+SEVERITIES = ("critical", "high", "medium", "low", "info")
+SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
+REVIEWER_COLUMNS = [
+    ("reviewer", "Reviewer"),
+    ("findings", "Findings"),
+    *((s, s.capitalize()) for s in SEVERITIES),
+    ("file", "File"),
+]
+DOC_COLUMNS = [("name", "Document"), ("about", "")]
+VERDICT_MARK = {"approve": "✓", "request": "✗", "discuss": "?", "progress": "…", "unknown": "•"}
+
+
+class RoundScreen(DrilldownScreen):
+    """`RoundScreen(session_id, round_number)`."""
+
+    BINDINGS = [
+        Binding("[", "step(-1)", "Prev round", id="round.prev"),
+        Binding("]", "step(1)", "Next round", id="round.next"),
+        Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
+    ]
+
+    def __init__(self, session_id: str, round_number: int) -> None:
+        super().__init__(session_id)
+        self.round_number = round_number
+
+    @property
+    def nav_key(self) -> tuple:
+        return ("round", self.session_id, self.round_number)
+
+    @property
+    def round(self) -> Round | None:
+        view = self.view
+        return view.round(self.round_number) if view is not None else None
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb(id="crumbs")
+        yield Static(
+            "This session was removed from disk: what you see is its last known state.",
+            id="removed",
+            classes="dd-removed",
+        )
+        yield Static(id="round-title", classes="dd-title")
+        yield Static(id="verdict", classes="dd-verdict")
+        with Vertical(id="reviewers-pane", classes="dd-pane") as pane:
+            pane.border_title = "Reviewers"
+            yield DrillTable(REVIEWER_COLUMNS, id="reviewers")
+            yield Static("No reviewer files yet.", id="reviewers-empty", classes="dd-empty")
+        with Vertical(id="round-docs-pane", classes="dd-pane") as pane:
+            pane.border_title = "Round documents"
+            yield DrillTable(DOC_COLUMNS, id="round-docs", show_header=False)
+            yield Static("No discourse.md or final.md yet.", id="docs-empty", classes="dd-empty")
+        yield Footer()
+
+    def after_mount(self) -> None:
+        self._focus_first()
+
+    def _focus_first(self) -> None:
+        for table_id in ("#reviewers", "#round-docs"):
+            table = self.query_one(table_id, DrillTable)
+            if table.display and table.row_count:
+                table.focus()
+                return
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        crumbs: list[tuple[str, Target]] = self.session_crumbs()
+        crumbs.append((f"Round {self.round_number}", None))
+        self.set_crumbs(crumbs)
+        if view is None:
+            if first:
+                self.query_one("#round-title", Static).update(
+                    Content.styled(f"Round {self.round_number}", "bold")
+                )
+                self.query_one("#verdict").display = False
+            return
+        rnd = view.round(self.round_number)
+        self.query_one("#round-title", Static).update(self._title(view, rnd))
+        banner = self.query_one("#verdict", Static)
+        banner.display = rnd is not None
+        kind = verdict_kind(rnd)
+        for k in VERDICT_MARK:
+            banner.set_class(k == kind, f"-{k}")
+        banner.update(verdict_content(rnd, kind))
+        self._render_reviewers(rnd)
+        self._render_docs(rnd)
+
+    def _title(self, view: SessionView, rnd: Round | None) -> Content:
+        numbers = [r.number for r in view.rounds]
+        if rnd is None:
+            return Content.assemble(
+                (f"Round {self.round_number}", "bold"),
+                (" does not exist (any more). ", "$warning"),
+                (f"Rounds: {', '.join(map(str, numbers)) or 'none'}", "$foreground-muted"),
+            )
+        position = numbers.index(rnd.number) + 1
+        sep = (" · ", "$foreground-muted")
+        parts: list = [(f"Round {rnd.number}", "bold"), (f" ({position} of {len(numbers)})", "")]
+        if rnd.number == view.current_round:
+            parts += [sep, ("current round", "$accent")]
+        state = "complete" if rnd.complete else "in progress"
+        parts += [sep, state, sep, f"{len(rnd.reviewers)} reviewers", sep]
+        parts += [f"{rnd.findings} findings", sep]
+        parts += ["discourse ✓" if rnd.discourse else ("no discourse", "$foreground-muted")]
+        return Content.assemble(*parts)
+
+    def _render_reviewers(self, rnd: Round | None) -> None:
+        muted = theme_style(self, "foreground-muted")
+        rows = []
+        for rev in rnd.reviewers if rnd else []:
+            cells: list = [Text(safe_line(rev.label), style="bold"), Text(str(rev.findings))]
+            for sev in SEVERITIES:
+                n = getattr(rev.severity, sev)
+                var = SEVERITY_VAR.get(sev)
+                style = theme_style(self, var) if n and var else (muted if not n else "")
+                cells.append(Text(str(n) if n else "·", style=style))
+            cells.append(Text(safe_line(rev.path.rsplit("/", 1)[-1]), style=muted))
+            rows.append((rev.name, cells))
+        table = self.query_one("#reviewers", DrillTable)
+        table.sync_rows(rows)
+        table.display = bool(rows)
+        self.query_one("#reviewers-empty").display = not rows
+
+    def _render_docs(self, rnd: Round | None) -> None:
+        muted = theme_style(self, "foreground-muted")
+        rows = []
+        if rnd is not None and rnd.discourse:
+            rows.append(("discourse.md", [Text("discourse.md"), Text("reviewer discourse", muted)]))
+        if rnd is not None and rnd.complete:
+            about = "final synthesis" + (f" · {safe_line(rnd.verdict)}" if rnd.verdict else "")
+            rows.append(("final.md", [Text("final.md"), Text(about, muted)]))
+        table = self.query_one("#round-docs", DrillTable)
+        table.sync_rows(rows)
+        table.display = bool(rows)
+        self.query_one("#docs-empty").display = not rows
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def show_round(self, number: int) -> None:
+        """Show another round of the same session in place."""
+        if number == self.round_number:
+            return
+        self.round_number = number
+        self.render_view(self.view, first=False)
+        if not (self.focused and self.focused.display):
+            self._focus_first()
+
+    def action_step(self, delta: int) -> None:
+        view = self.view
+        numbers = [r.number for r in view.rounds] if view else []
+        target = adjacent(numbers, self.round_number, delta)
+        if target is None:
+            self.app.bell()
+            self.notify(f"No {'earlier' if delta < 0 else 'later'} round.", timeout=2, markup=False)
+            return
+        self.show_round(target)
+
+    def action_open(self, name: str) -> None:
+        rnd = self.round
+        exists = rnd is not None and (rnd.complete if name == "final.md" else rnd.discourse)
+        if not exists:
+            self.notify(f"This round has no {name} yet.", timeout=2, markup=False)
+            return
+        self._push_document(f"{rnd.path}/{name}")
+
+    @on(DataTable.RowSelected, "#reviewers")
+    def _open_reviewer(self, event: DataTable.RowSelected) -> None:
+        rnd = self.round
+        for rev in rnd.reviewers if rnd else []:
+            if rev.name == event.row_key.value:
+                self._push_document(rev.path)
+                return
+
+    @on(DataTable.RowSelected, "#round-docs")
+    def _open_doc(self, event: DataTable.RowSelected) -> None:
+        rnd = self.round
+        if rnd is not None and event.row_key.value:
+            self._push_document(f"{rnd.path}/{event.row_key.value}")
+
+    def _push_document(self, rel: str) -> None:
+        from ocr_tui.ui.screens.document import DocumentScreen
+
+        self.app.push_screen(DocumentScreen(self.session_id, rel))
+
+
+def adjacent(numbers: list[int], current: int, delta: int) -> int | None:
+    """The existing number before (delta < 0) or after `current`, or None."""
+    if delta < 0:
+        earlier = [n for n in numbers if n < current]
+        return max(earlier) if earlier else None
+    later = [n for n in numbers if n > current]
+    return min(later) if later else None
+
+
+def verdict_content(rnd: Round | None, kind: str) -> Content:
+    if rnd is None:
+        return Content("")
+    mark = VERDICT_MARK[kind]
+    if kind == "progress":
+        head = [(f" {mark} IN PROGRESS ", "bold"), ("  no final.md yet", "")]
+    elif kind == "unknown":
+        verdict = safe_line(rnd.verdict) if rnd.verdict else "no verdict found in final.md"
+        head = [(f" {mark} {verdict} ", "bold")]
+    else:
+        head = [(f" {mark} {safe_line(rnd.verdict or '')} ", "bold")]
+    parts: list = list(head)
+    if rnd.counts is not None:
+        c = rnd.counts
+        parts += [
+            "   ",
+            (str(c.blockers), "bold"),
+            " blocker" + ("" if c.blockers == 1 else "s") + " · ",
+            (str(c.should_fix), "bold"),
+            " should fix · ",
+            (str(c.suggestions), "bold"),
+            " suggestion" + ("" if c.suggestions == 1 else "s"),
+        ]
+    return Content.assemble(*parts)

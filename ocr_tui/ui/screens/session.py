@@ -1,0 +1,343 @@
+"""SessionScreen: one session's header, phase timeline, rounds, map runs, documents, problems.
+
+The rounds table is the round-to-round history: findings (with the change from the round
+before), blocker / should-fix / suggestion counts, the verdict, and a severity bar scaled to
+the largest round. Keys: Enter opens the row under the cursor (a round, a map-run document or a
+session document), Tab / Shift+Tab move between the tables, `c` opens the current round.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.widgets import DataTable, Footer, Static
+
+from ocr_tui.derive.timeutil import human_duration, parse_ts
+from ocr_tui.model.view import Round, SessionView
+from ocr_tui.textsafe import safe_line
+from ocr_tui.ui.screens.drilldown import (
+    VERDICT_VAR,
+    DrilldownScreen,
+    fmt_datetime,
+    fmt_time,
+    theme_style,
+    verdict_kind,
+)
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+ROUND_COLUMNS = [
+    ("round", "Round"),
+    ("state", "State"),
+    ("reviewers", "Revs"),
+    ("findings", "Findings"),
+    ("counts", "Blk/Fix/Sug"),
+    ("verdict", "Verdict"),
+    ("bar", "By severity"),
+]
+RUN_COLUMNS = [("run", "Run"), ("state", "State"), ("files", "Files"), ("doc", "Document")]
+DOC_COLUMNS = [("name", "Document")]
+BAR_WIDTH = 10
+# Severity -> theme variable of its part of the bar.
+BAR_PARTS = (("critical", "error"), ("high", "error"), ("medium", "warning"), ("low", "primary"))
+
+
+class SessionScreen(DrilldownScreen):
+    """`SessionScreen(session_id)`."""
+
+    BINDINGS = [
+        Binding("c", "current_round", "Current round", id="session.current_round"),
+    ]
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__(session_id)
+        self._last_meta: Content | None = None
+
+    @property
+    def nav_key(self) -> tuple:
+        return ("session", self.session_id)
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb(id="crumbs")
+        yield Static(
+            "This session was removed from disk: what you see is its last known state.",
+            id="removed",
+            classes="dd-removed",
+        )
+        yield Static(id="session-title", classes="dd-title")
+        yield Static(id="session-meta", classes="dd-meta")
+        with Horizontal(id="session-body"):
+            with Vertical(id="session-left"):
+                with Vertical(id="timeline-pane", classes="dd-pane") as pane:
+                    pane.border_title = "Phases"
+                    yield Static(id="timeline")
+                with Vertical(id="docs-pane", classes="dd-pane") as pane:
+                    pane.border_title = "Documents"
+                    yield DrillTable(DOC_COLUMNS, id="documents", show_header=False)
+                    yield Static("No documents yet.", id="docs-empty", classes="dd-empty")
+            with Vertical(id="session-right"):
+                with Vertical(id="rounds-pane", classes="dd-pane") as pane:
+                    pane.border_title = "Rounds"
+                    yield DrillTable(ROUND_COLUMNS, id="rounds")
+                    yield Static("No review rounds yet.", id="rounds-empty", classes="dd-empty")
+                with Vertical(id="runs-pane", classes="dd-pane") as pane:
+                    pane.border_title = "Map runs"
+                    yield DrillTable(RUN_COLUMNS, id="runs")
+                with Vertical(id="problems-pane", classes="dd-pane") as pane:
+                    pane.border_title = "Problems"
+                    yield Static(id="problems")
+        yield Footer()
+
+    def after_mount(self) -> None:
+        for table_id in ("#rounds", "#documents", "#runs"):
+            table = self.query_one(table_id, DrillTable)
+            if table.display and table.row_count:
+                table.focus()
+                break
+        if not getattr(self.app, "fixed_clock", False):
+            self.set_interval(1.0, self._tick)
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        self.set_crumbs(self.session_crumbs())
+        if view is None:
+            if first:
+                self.query_one("#session-title", Static).update(
+                    Content.styled(safe_line(self.session_id), "bold")
+                )
+                for pane in ("#rounds-pane", "#runs-pane", "#problems-pane", "#timeline-pane"):
+                    self.query_one(pane).display = False
+            return
+        self.query_one("#timeline-pane").display = True
+        title = [(safe_line(view.id), "bold")]
+        if view.branch:
+            title += [("  branch ", "$foreground-muted"), (safe_line(view.branch), "$accent")]
+        self.query_one("#session-title", Static).update(Content.assemble(*title))
+        self._render_meta(view)
+        self.query_one("#timeline", Static).update(timeline_content(view))
+        self._render_rounds(view)
+        self._render_runs(view)
+        self._render_docs(view)
+        problems = self.query_one("#problems-pane")
+        problems.display = bool(view.problems)
+        self.query_one("#problems", Static).update(
+            Content("\n").join(
+                Content.assemble(("⚠ ", "$warning"), safe_line(p)) for p in view.problems
+            )
+        )
+
+    def _tick(self) -> None:
+        view = self.view
+        if view is not None and not self.removed and view.elapsed.running:
+            self._render_meta(view)
+
+    def _render_meta(self, view: SessionView) -> None:
+        meta = meta_content(view, self.now())
+        if meta != self._last_meta:
+            self._last_meta = meta
+            self.query_one("#session-meta", Static).update(meta)
+
+    def _render_rounds(self, view: SessionView) -> None:
+        table = self.query_one("#rounds", DrillTable)
+        most = max((r.findings for r in view.rounds), default=0)
+        rows = []
+        previous: Round | None = None
+        for rnd in view.rounds:
+            rows.append((str(rnd.number), self._round_cells(view, rnd, previous, most)))
+            previous = rnd
+        table.sync_rows(rows)
+        table.display = bool(rows)
+        self.query_one("#rounds-empty").display = not rows and view.workflow == "review"
+        self.query_one("#rounds-pane").display = bool(rows) or view.workflow == "review"
+
+    def _round_cells(self, view: SessionView, rnd: Round, prev: Round | None, most: int) -> list:
+        muted = theme_style(self, "foreground-muted")
+        current = rnd.number == view.current_round
+        label = Text(f"{rnd.number}{' •' if current else ''}", style="bold" if current else "")
+        findings = Text(str(rnd.findings))
+        if prev is not None:
+            delta = rnd.findings - prev.findings
+            if delta:
+                arrow = f" ▲{delta}" if delta > 0 else f" ▼{-delta}"
+                findings.append(
+                    arrow, style=theme_style(self, "warning" if delta > 0 else "success")
+                )
+            else:
+                findings.append(" =", style=muted)
+        if rnd.counts is not None:
+            c = rnd.counts
+            counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
+            if c.blockers:
+                counts.stylize(theme_style(self, "error", bold=True), 0, len(str(c.blockers)))
+        else:
+            counts = Text("—", style=muted)
+        if rnd.complete:
+            state = Text("done", style=theme_style(self, "success"))
+        elif view.status == "closed":
+            state = Text("stopped", style=muted)
+        else:
+            state = Text("open", style=theme_style(self, "accent"))
+        var = VERDICT_VAR.get(verdict_kind(rnd))
+        if rnd.verdict:
+            style = theme_style(self, var, bold=True) if var else theme_style(self, "foreground")
+            text = safe_line(rnd.verdict)
+            verdict = Text(text if len(text) <= 18 else text[:17] + "…", style=style)
+        else:
+            verdict = Text("no verdict" if rnd.complete else "—", style=muted)
+        reviewers = Text(str(len(rnd.reviewers)))
+        return [label, state, reviewers, findings, counts, verdict, self._bar(rnd, most)]
+
+    def _bar(self, rnd: Round, most: int) -> Text:
+        bar = Text()
+        if most <= 0:
+            return Text("·" * BAR_WIDTH, style=theme_style(self, "foreground-muted"))
+        total_cells = max(1, round(rnd.findings / most * BAR_WIDTH)) if rnd.findings else 0
+        sev = {
+            "critical": sum(r.severity.critical for r in rnd.reviewers),
+            "high": sum(r.severity.high for r in rnd.reviewers),
+            "medium": sum(r.severity.medium for r in rnd.reviewers),
+            "low": sum(r.severity.low + r.severity.info for r in rnd.reviewers),
+        }
+        used = 0
+        for i, (name, var) in enumerate(BAR_PARTS):
+            if i == len(BAR_PARTS) - 1:
+                cells = total_cells - used
+            else:
+                cells = round(sev[name] / rnd.findings * total_cells) if rnd.findings else 0
+                cells = min(cells, total_cells - used)
+            if cells > 0:
+                bar.append("█" * cells, style=theme_style(self, var))
+                used += cells
+        bar.append("·" * (BAR_WIDTH - used), style=theme_style(self, "foreground-muted"))
+        return bar
+
+    def _render_runs(self, view: SessionView) -> None:
+        rows = []
+        for run in view.map_runs:
+            if run.complete:
+                state = Text("done", style=theme_style(self, "success"))
+            elif view.status == "closed":
+                state = Text("stopped", style=theme_style(self, "foreground-muted"))
+            else:
+                state = Text("open", style=theme_style(self, "accent"))
+            files = Text("—" if run.files is None else str(run.files))
+            docs = run.documents or [None]
+            for i, rel in enumerate(docs):
+                first = i == 0
+                cells = [
+                    Text(str(run.number) if first else ""),
+                    state if first else Text(""),
+                    files if first else Text(""),
+                    Text(safe_line(rel.rsplit("/", 1)[-1]) if rel else "—"),
+                ]
+                rows.append((rel or f"run-{run.number}", cells))
+        table = self.query_one("#runs", DrillTable)
+        table.sync_rows(rows)
+        self.query_one("#runs-pane").display = bool(rows)
+
+    def _render_docs(self, view: SessionView) -> None:
+        rows = [(name, [Text(safe_line(name))]) for name in view.documents]
+        self.query_one("#documents", DrillTable).sync_rows(rows)
+        self.query_one("#documents").display = bool(rows)
+        self.query_one("#docs-empty").display = not rows
+
+    # -- actions ----------------------------------------------------------------------------
+
+    @on(DataTable.RowSelected, "#rounds")
+    def _open_round(self, event: DataTable.RowSelected) -> None:
+        from ocr_tui.ui.screens.round import RoundScreen
+
+        if event.row_key.value is not None:
+            self.app.push_screen(RoundScreen(self.session_id, int(event.row_key.value)))
+
+    @on(DataTable.RowSelected, "#documents, #runs")
+    def _open_document(self, event: DataTable.RowSelected) -> None:
+        from ocr_tui.ui.screens.document import DocumentScreen
+
+        rel = event.row_key.value
+        if rel and rel.endswith(".md"):
+            self.app.push_screen(DocumentScreen(self.session_id, rel))
+
+    def action_current_round(self) -> None:
+        from ocr_tui.ui.screens.round import RoundScreen
+
+        view = self.view
+        if view is None or view.current is None:
+            self.notify("This session has no review round yet.", severity="warning", markup=False)
+            return
+        self.app.push_screen(RoundScreen(self.session_id, view.current.number))
+
+
+def meta_content(view: SessionView, now) -> Content:
+    """Two lines: `review · active · phase 4/8 Parallel Reviews · elapsed 12m 03s` and
+    `started … · last activity … · from state.json`."""
+    sep = (" · ", "$foreground-muted")
+    status_style = "$success" if view.running else "$foreground-muted"
+    status = "complete" if view.complete else view.status
+    parts: list = [(safe_line(view.workflow), "bold"), sep, (safe_line(status), status_style)]
+    if view.stalled:
+        parts += [" ", ("(stalled)", "$warning")]
+    number = "?" if view.phase_number is None else str(view.phase_number)
+    parts += [sep, f"phase {number}/{view.phase_total} ", (safe_line(view.phase_label), "$accent")]
+    seconds = elapsed_seconds(view, now)
+    shown = ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
+    parts += [sep, "elapsed ", (shown, "bold")]
+    second: list = [
+        ("started ", "$foreground-muted"),
+        fmt_datetime(view.started_at or view.elapsed.since),
+    ]
+    if view.last_activity:
+        second += [sep, ("last activity ", "$foreground-muted"), fmt_datetime(view.last_activity)]
+    second += [sep, ("from ", "$foreground-muted"), safe_line(view.source)]
+    return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
+
+
+def elapsed_seconds(view: SessionView, now) -> int | None:
+    """Live while running (from `elapsed.since` to now), else the derived value."""
+    el = view.elapsed
+    if el.running and el.since:
+        since = parse_ts(el.since)
+        if since is not None:
+            return max(0, int((now - since).total_seconds()))
+    return el.seconds
+
+
+def ticking_duration(seconds: int | None) -> str:
+    """`42m 05s`, `1h 02m 05s`: shows the seconds, so a running clock visibly ticks."""
+    if seconds is None:
+        return "—"
+    d, rest = divmod(max(0, int(seconds)), 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    if d:
+        return f"{d}d {h}h {m:02d}m"
+    if h:
+        return f"{h}h {m:02d}m {s:02d}s"
+    return f"{m}m {s:02d}s" if m else f"{s}s"
+
+
+def timeline_content(view: SessionView) -> Content:
+    closed_early = view.status == "closed" and not view.complete
+    lines = []
+    for step in view.timeline:
+        if step.state == "done":
+            mark, style = "✓", "$success"
+        elif step.state == "current":
+            mark, style = ("■", "$foreground-muted") if closed_early else ("▶", "bold $accent")
+        else:
+            mark, style = ("–", "$foreground-muted") if closed_early else ("·", "$foreground-muted")
+        label = safe_line(f"{step.number} {step.label}")[:22].ljust(22)
+        when = fmt_time(step.at, view.started_at) if step.at else ""
+        lines.append(
+            Content.assemble(
+                (f"{mark} ", style),
+                (label, style if step.state != "done" else ""),
+                (f" {when}", "$foreground-muted"),
+            )
+        )
+    return Content("\n").join(lines)

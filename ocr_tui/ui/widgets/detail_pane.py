@@ -1,0 +1,258 @@
+"""The detail pane under the session list: the highlighted session's phase timeline, rounds,
+reviewers (with a severity breakdown), map runs, clock and problems.
+
+Text is built as `Content` from plain strings (never markup), styled with theme variables, so
+a `[bold]` in a file name stays text and themes apply. Each part is re-rendered only when its
+content changed; the 1 s tick touches only the clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from ocr_tui.model.view import Round, SessionView
+from ocr_tui.ui import fmt
+
+MUTED = "$text-muted"
+TITLE = "bold $text-accent"
+MARK_STYLE = {"done": "$text-success", "current": "bold $text-accent", "pending": MUTED}
+STATE_STYLE = {
+    "running": "$text-success",
+    "waiting": "$text-warning",
+    "stalled": "$text-warning",
+    "closed": MUTED,
+    "problem": "$text-error",
+}
+SEVERITY_STYLE = {
+    "critical": "bold $text-error",
+    "high": "$text-error",
+    "medium": "$text-warning",
+    "low": "$text-primary",
+    "info": MUTED,
+}
+STATE_WORDS = {
+    "running": "running",
+    "waiting": "finished, waiting to be closed",
+    "stalled": "stalled: no activity for a while",
+    "closed": "closed",
+    "problem": "see problems below",
+}
+
+
+def tone_style(verdict: str | None) -> str:
+    return {"good": "$text-success", "bad": "$text-error"}.get(fmt.verdict_tone(verdict), "")
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _lines(parts: list[Content]) -> Content:
+    return Content("\n").join(parts)
+
+
+def timeline_content(view: SessionView, now: datetime) -> Content:
+    width = max((len(s.label) for s in view.timeline), default=0) + 2
+    rows = []
+    for step in view.timeline:
+        rows.append(
+            Content.assemble(
+                (fmt.PHASE_MARKS.get(step.state, "?"), MARK_STYLE.get(step.state, "")),
+                " ",
+                (fmt.safe(step.label).ljust(width), "" if step.state != "pending" else MUTED),
+                (fmt.clock_text(step.at, now, short=True), MUTED),
+            )
+        )
+    return _lines(rows) if rows else Content.styled("no phases known", MUTED)
+
+
+def _round_line(rnd: Round, current: int | None) -> list[Content]:
+    running = not rnd.complete and rnd.number == current
+    mark = "✓" if rnd.complete else ("▶" if running else "·")
+    status = rnd.verdict or ("complete" if rnd.complete else "in progress")
+    line = Content.assemble(
+        (f"R{rnd.number} ", "bold"),
+        (mark, MARK_STYLE["done" if rnd.complete else "current" if running else "pending"]),
+        " ",
+        (fmt.safe(status, 24), tone_style(rnd.verdict)),
+        (
+            f" · {plural(len(rnd.reviewers), 'reviewer')} · {plural(rnd.findings, 'finding')}",
+            MUTED,
+        ),
+    )
+    out = [line]
+    if rnd.counts is not None:
+        c = rnd.counts
+        out.append(
+            Content.assemble(
+                "   ",
+                (plural(c.blockers, "blocker"), "$text-error" if c.blockers else MUTED),
+                (" · ", MUTED),
+                (f"{c.should_fix} should fix", "$text-warning" if c.should_fix else MUTED),
+                (" · ", MUTED),
+                (plural(c.suggestions, "suggestion"), MUTED),
+            )
+        )
+    return out
+
+
+SEVERITY_ABBR = {"critical": "crit", "high": "high", "medium": "med", "low": "low", "info": "info"}
+NAME_WIDTH = 15
+
+
+def reviewers_content(view: SessionView) -> list[Content]:
+    rnd = view.current
+    if rnd is None or not rnd.reviewers:
+        return []
+    rows = [
+        Content.styled(f"Reviewers · round {rnd.number}", TITLE),
+        Content.assemble(
+            " " * NAME_WIDTH,
+            (f"{'all':>5} ", MUTED),
+            *((f"{SEVERITY_ABBR[k]:>5}", SEVERITY_STYLE[k]) for k in fmt.SEVERITY_KEYS),
+        ),
+    ]
+    for r in rnd.reviewers:
+        rows.append(
+            Content.assemble(
+                fmt.safe(r.label, NAME_WIDTH).ljust(NAME_WIDTH),
+                (f"{r.findings:>5} ", "bold"),
+                *_severity_cells([getattr(r.severity, k) for k in fmt.SEVERITY_KEYS]),
+            )
+        )
+    if len(rnd.reviewers) > 1:
+        totals = [sum(getattr(r.severity, k) for r in rnd.reviewers) for k in fmt.SEVERITY_KEYS]
+        rows.append(
+            Content.assemble(
+                ("total".ljust(NAME_WIDTH), MUTED),
+                (f"{rnd.findings:>5} ", "bold"),
+                *_severity_cells(totals),
+            )
+        )
+    return rows
+
+
+def _severity_cells(values: list[int]) -> list[tuple[str, str]]:
+    return [
+        (f"{v:>5}", SEVERITY_STYLE[k] if v else MUTED) if v else (f"{'·':>5}", MUTED)
+        for k, v in zip(fmt.SEVERITY_KEYS, values, strict=True)
+    ]
+
+
+def rounds_content(view: SessionView) -> Content:
+    rows: list[Content] = []
+    for rnd in reversed(view.rounds):
+        rows.extend(_round_line(rnd, view.current_round))
+    reviewers = reviewers_content(view)
+    if reviewers:
+        rows.extend([Content(""), *reviewers])
+    if view.map_runs:
+        if rows:
+            rows.append(Content(""))
+        rows.append(Content.styled("Map runs", TITLE))
+        for run in reversed(view.map_runs):
+            files = "? files" if run.files is None else f"{run.files} files"
+            rows.append(
+                Content.assemble(
+                    (f"Run {run.number} ", "bold"),
+                    (("✓", MARK_STYLE["done"]) if run.complete else ("▶", MARK_STYLE["current"])),
+                    f" {'complete' if run.complete else 'in progress'}",
+                    (f" · {files}", MUTED),
+                )
+            )
+    if not rows:
+        return Content.styled("No rounds or map runs yet.", MUTED)
+    return _lines(rows)
+
+
+def _field(name: str, value: str | Content, style: str = "") -> Content:
+    value = value if isinstance(value, Content) else Content.styled(value, style)
+    return Content.assemble((f"{name:<9}", MUTED), value)
+
+
+def info_content(view: SessionView, now: datetime) -> Content:
+    state = fmt.session_state(view)
+    rows = [
+        Content.styled(fmt.safe(view.id), "bold"),
+        _field("branch", fmt.safe(view.branch) if view.branch else "—"),
+        _field("workflow", f"{view.workflow} · phase {fmt.phase_fraction(view)}"),
+        _field(
+            "status",
+            Content.assemble(
+                (fmt.glyph(state) + " ", STATE_STYLE[state]),
+                f"{view.status} · {STATE_WORDS[state]}",
+            ),
+        ),
+        _field("started", fmt.clock_text(view.started_at, now) or "—"),
+        _field("source", fmt.safe(view.source)),
+    ]
+    if view.problems:
+        rows.append(Content.styled("Problems", "bold $text-error"))
+        rows.extend(Content.assemble(("✗ ", "$text-error"), fmt.safe(p)) for p in view.problems)
+    return _lines(rows)
+
+
+def clock_content(view: SessionView, now: datetime) -> Content:
+    el = view.elapsed
+    note = " (running)" if el.running else ""
+    return _lines(
+        [
+            _field("elapsed", Content.assemble((fmt.elapsed_text(view, now), "bold"), note)),
+            _field("activity", fmt.ago_text(view.last_activity, now)),
+        ]
+    )
+
+
+class DetailPane(Horizontal):
+    """Shows one session; `show(None)` hides nothing itself (the screen decides)."""
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dp-phases") as col:
+            col.border_title = "Phases"
+            col.can_focus = False
+            yield Static(id="dp-timeline")
+        with VerticalScroll(id="dp-rounds") as col:
+            col.border_title = "Rounds"
+            col.can_focus = False
+            yield Static(id="dp-rounds-text")
+        with VerticalScroll(id="dp-session") as col:
+            col.border_title = "Session"
+            col.can_focus = False
+            yield Static(id="dp-info")
+            yield Static(id="dp-clock")
+
+    def on_mount(self) -> None:
+        self._view: SessionView | None = None
+        self._shown: dict[str, tuple] = {}
+
+    @property
+    def session_id(self) -> str | None:
+        return self._view.id if self._view else None
+
+    def show(self, view: SessionView | None, now: datetime) -> None:
+        if view is self._view:
+            return
+        self._view = view
+        if view is None:
+            for part in ("dp-timeline", "dp-rounds-text", "dp-info", "dp-clock"):
+                self._set(part, Content(""))
+            return
+        self._set("dp-timeline", timeline_content(view, now))
+        self._set("dp-rounds-text", rounds_content(view))
+        self._set("dp-info", info_content(view, now))
+        self._set("dp-clock", clock_content(view, now))
+
+    def tick(self, now: datetime) -> None:
+        if self._view is not None:
+            self._set("dp-clock", clock_content(self._view, now))
+
+    def _set(self, part: str, content: Content) -> None:
+        key = (content.plain, tuple(content.spans))  # Content's == compares text only
+        if self._shown.get(part) != key:
+            self._shown[part] = key
+            self.query_one(f"#{part}", Static).update(content)

@@ -1,0 +1,94 @@
+"""A row-cursor DataTable for drill-down lists: Enter opens, j/k move, rows update in place.
+
+Cells must be `rich.text.Text` (or numbers), never `str`: DataTable parses strings as markup,
+and the text here comes from disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.binding import Binding
+from textual.widgets import DataTable
+
+
+class DrillTable(DataTable):
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open"),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_top", "First", show=False),
+        Binding("G", "scroll_bottom", "Last", show=False),
+    ]
+
+    def __init__(
+        self,
+        columns: Sequence[tuple[str, str]],
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+        show_header: bool = True,
+    ) -> None:
+        super().__init__(
+            id=id,
+            classes=classes,
+            cursor_type="row",
+            zebra_stripes=False,
+            show_header=show_header,
+        )
+        self._column_spec = tuple(columns)  # (key, label)
+        self._cells: dict[str, tuple] = {}
+
+    def on_mount(self) -> None:
+        if not self.columns:
+            for key, label in self._column_spec:
+                self.add_column(label, key=key)
+
+    def action_scroll_top(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_scroll_bottom(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+
+    @property
+    def row_keys(self) -> list[str]:
+        return [row.key.value for row in self.ordered_rows if row.key.value is not None]
+
+    @property
+    def cursor_key(self) -> str | None:
+        if not self.row_count:
+            return None
+        row = min(max(self.cursor_row, 0), self.row_count - 1)
+        return self.ordered_rows[row].key.value
+
+    def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
+        """Show `rows` (`(key, cells)`), changing only what changed. The cursor stays on the
+        same key (or at the same position if its row went away)."""
+        if not self.columns:
+            self.on_mount()
+        keys = [key for key, _ in rows]
+        if keys == self.row_keys:
+            for key, cells in rows:
+                cells = tuple(cells)
+                old = self._cells.get(key)
+                if old == cells:
+                    continue
+                for i, (col, _) in enumerate(self._column_spec):
+                    if old is None or i >= len(old) or old[i] != cells[i]:
+                        self.update_cell(key, col, cells[i], update_width=True)
+                self._cells[key] = cells
+            return
+        cursor_key = self.cursor_key
+        cursor_row = self.cursor_row
+        self.clear()
+        self._cells = {}
+        for key, cells in rows:
+            cells = tuple(cells)
+            self.add_row(*cells, key=key)
+            self._cells[key] = cells
+        if not rows:
+            return
+        target = keys.index(cursor_key) if cursor_key in keys else min(cursor_row, len(keys) - 1)
+        self.move_cursor(row=max(target, 0), animate=False)

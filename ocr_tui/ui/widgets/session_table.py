@@ -1,0 +1,213 @@
+"""The session list: a DataTable keyed by session id, updated in place.
+
+Rows are diffed by key (`add_row` / `update_cell` / `remove_row`, never `clear()`), only the
+cells whose text changed are touched, and the cursor stays on the same session when rows are
+re-ordered, so nothing jumps while the data moves underneath it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from rich.style import Style
+from rich.text import Text
+from textual.binding import Binding
+from textual.widgets import DataTable
+from textual.widgets.data_table import CellDoesNotExist
+
+from ocr_tui.model.view import SessionView
+from ocr_tui.ui import fmt
+
+# (key, header). The order is the on-screen order.
+COLUMNS: tuple[tuple[str, str], ...] = (
+    ("state", ""),
+    ("id", "Session"),
+    ("workflow", "Flow"),
+    ("phase", "Phase"),
+    ("round", "Rnd"),
+    ("reviewers", "Rev"),
+    ("findings", "Find"),
+    ("verdict", "Verdict"),
+    ("elapsed", "Elapsed"),
+    ("activity", "Activity"),
+)
+TICKING = ("elapsed", "activity")  # the only columns time alone changes
+ID_WIDTH = 26  # the full id is in the detail pane
+VERDICT_WIDTH = 16
+BAR_WIDTH = 8  # cells of the phase bar (the longest workflow has 8 phases)
+
+# A cell as data: segments of (text, component class or ""); compared to skip no-op updates.
+Cell = tuple[tuple[str, str], ...]
+
+
+class _IdText(Text):
+    """The id cell; carries its session id so `DataTable.sort` can order rows by key."""
+
+    session_id: str
+
+
+class SessionTable(DataTable, inherit_bindings=True):
+    COMPONENT_CLASSES = {
+        "session-table--running",
+        "session-table--waiting",
+        "session-table--stalled",
+        "session-table--closed",
+        "session-table--problem",
+        "session-table--bar-done",
+        "session-table--bar-todo",
+        "session-table--muted",
+        "session-table--good",
+        "session-table--bad",
+    }
+    BINDINGS = [
+        Binding("enter", "select_cursor", "Open", tooltip="Open the highlighted session"),
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_top", "First session", show=False),
+        Binding("G", "scroll_bottom", "Last session", show=False),
+    ]
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        self._views: dict[str, SessionView] = {}
+        self._cells: dict[str, dict[str, Cell]] = {}
+        self._order: list[str] = []
+
+    def on_mount(self) -> None:
+        for key, label in COLUMNS:
+            self.add_column(label, key=key)
+        self.app.theme_changed_signal.subscribe(self, self._restyle)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor" and not self.row_count:
+            return False  # no "Open" in the footer when there is nothing to open
+        return True
+
+    # -- reading ------------------------------------------------------------------------
+
+    @property
+    def highlighted_id(self) -> str | None:
+        if not self.row_count:
+            return None
+        try:
+            return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        except CellDoesNotExist:
+            return None
+
+    @property
+    def session_ids(self) -> list[str]:
+        """Row keys in display order."""
+        return list(self._order)
+
+    # -- writing ------------------------------------------------------------------------
+
+    def sync(self, views: list[SessionView], now: datetime) -> None:
+        """Show exactly `views`, in this order. Unchanged sessions are not touched."""
+        keep = self.highlighted_id
+        had_rows = bool(self.row_count)
+        wanted = {v.id: v for v in views}
+        for sid in [s for s in self._views if s not in wanted]:
+            self.remove_row(sid)
+            del self._views[sid], self._cells[sid]
+        for view in views:
+            if view.id not in self._views:
+                cells = self._row(view, now)
+                self._views[view.id] = view
+                self._cells[view.id] = cells
+                self.add_row(
+                    *(self._cell_text(view.id, k, cells[k]) for k, _ in COLUMNS), key=view.id
+                )
+            elif self._views[view.id] is not view:
+                self._views[view.id] = view
+                self._put(view.id, self._row(view, now))
+        order = [v.id for v in views]
+        if order != self._order:
+            self._order = order
+            if len(order) > 1:
+                position = {sid: i for i, sid in enumerate(order)}
+                self.sort("id", key=lambda cell: position[cell.session_id])
+        if keep is not None and keep in wanted:
+            self.select(keep)
+        if had_rows != bool(self.row_count):
+            self.refresh_bindings()
+
+    def tick(self, now: datetime) -> None:
+        """Time passed: refresh the elapsed and last-activity cells (only those that changed)."""
+        for sid, view in self._views.items():
+            self._put(sid, self._clock_cells(view, now))
+
+    def select(self, session_id: str) -> bool:
+        """Move the cursor to a session's row (without scrolling more than needed)."""
+        try:
+            index = self.get_row_index(session_id)
+        except Exception:
+            return False
+        if index != self.cursor_row:
+            self.move_cursor(row=index)
+        return True
+
+    def _put(self, sid: str, cells: dict[str, Cell]) -> None:
+        old = self._cells[sid]
+        for key, cell in cells.items():
+            if old.get(key) != cell:
+                old[key] = cell
+                self.update_cell(sid, key, self._cell_text(sid, key, cell), update_width=True)
+
+    def _restyle(self, _theme: object = None) -> None:
+        """The theme changed: styles are baked into cells, so re-render them."""
+        for sid, cells in self._cells.items():
+            for key, cell in cells.items():
+                self.update_cell(sid, key, self._cell_text(sid, key, cell))
+
+    # -- cells --------------------------------------------------------------------------
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"session-table--{name}") if name else Style()
+
+    def _cell_text(self, sid: str, key: str, cell: Cell) -> Text:
+        text = _IdText() if key == "id" else Text()
+        for part, style in cell:
+            text.append(part, self._style(style))
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        if key == "id":
+            text.session_id = sid
+        return text
+
+    def _row(self, view: SessionView, now: datetime) -> dict[str, Cell]:
+        state = fmt.session_state(view)
+        done, todo = fmt.phase_bar(view.phase_number, view.phase_total)
+        pad = " " * (BAR_WIDTH - view.phase_total)
+        current = view.current
+        dash = (("—", "muted"),)
+        cells: dict[str, Cell] = {
+            "state": ((fmt.glyph(state), state),),
+            "id": ((fmt.safe(view.id, ID_WIDTH), ""),),
+            "workflow": ((view.workflow, ""),),
+            "phase": (
+                (done, "bar-done"),
+                (todo, "bar-todo"),
+                (f"{pad} {fmt.phase_fraction(view):>3} ", "muted"),
+                (fmt.safe(view.phase_label, 24), ""),
+            ),
+            "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
+            "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
+            "findings": ((str(current.findings), ""),) if current else dash,
+            "verdict": _verdict(current.verdict if current else None),
+        }
+        cells.update(self._clock_cells(view, now))
+        return cells
+
+    @staticmethod
+    def _clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
+        return {
+            "elapsed": ((fmt.elapsed_text(view, now), "" if view.elapsed.running else "muted"),),
+            "activity": ((fmt.ago_text(view.last_activity, now), ""),),
+        }
+
+
+def _verdict(verdict: str | None) -> Cell:
+    if not verdict:
+        return (("—", "muted"),)
+    tone = fmt.verdict_tone(verdict)
+    return ((fmt.safe(verdict, VERDICT_WIDTH), {"good": "good", "bad": "bad"}.get(tone, "")),)

@@ -1,0 +1,71 @@
+"""Pure helpers of the drill-down screens (no app)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ocr_tui.model.view import Round
+from ocr_tui.ui.screens.docfile import MAX_RENDER, load_document, rel_is_safe
+from ocr_tui.ui.screens.drilldown import fmt_time, verdict_kind
+from ocr_tui.ui.screens.round import adjacent
+from ocr_tui.ui.screens.session import ticking_duration
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+
+
+def test_ticking_duration() -> None:
+    assert ticking_duration(None) == "—"
+    assert ticking_duration(5) == "5s"
+    assert ticking_duration(65) == "1m 05s"
+    assert ticking_duration(3725) == "1h 02m 05s"
+    assert ticking_duration(90061) == "1d 1h 01m"
+
+
+def test_adjacent_skips_missing_numbers() -> None:
+    assert adjacent([1, 2, 5], 2, 1) == 5
+    assert adjacent([1, 2, 5], 5, -1) == 2
+    assert adjacent([1, 2, 5], 1, -1) is None
+    assert adjacent([1, 2, 5], 5, 1) is None
+
+
+def test_verdict_kind() -> None:
+    def rnd(verdict, complete=True):
+        return Round(
+            number=1, complete=complete, discourse=False, verdict=verdict, counts=None,
+            reviewers=[], path="rounds/round-1",
+        )  # fmt: skip
+
+    assert verdict_kind(rnd("APPROVE")) == "approve"
+    assert verdict_kind(rnd("APPROVED")) == "approve"
+    assert verdict_kind(rnd("REQUEST CHANGES")) == "request"
+    assert verdict_kind(rnd("NEEDS DISCUSSION")) == "discuss"
+    assert verdict_kind(rnd(None, complete=False)) == "progress"
+    assert verdict_kind(rnd("SHIP IT")) == "unknown"
+    assert verdict_kind(None) == "unknown"
+
+
+def test_fmt_time() -> None:
+    assert fmt_time("2026-11-22T10:02:11Z", "2026-11-22T09:00:00Z") == "10:02:11Z"
+    assert fmt_time("2026-11-22 10:02:11", "2026-11-21T09:00:00Z") == "11-22 10:02Z"
+    assert fmt_time("garbage") == ""
+
+
+def test_breadcrumb_parts_are_made_safe() -> None:
+    content = Breadcrumb.build([("Sessions", True), ("evil\x1b]0;t\x07", False)])
+    assert "\x1b" not in content.plain and "\x07" not in content.plain
+    assert content.plain == "Sessions › evil␛]0;t␇"
+
+
+def test_load_document_limits(tmp_path: Path) -> None:
+    (tmp_path / "big.md").write_bytes(b"line\n" * (MAX_RENDER // 5 + 1000))
+    big = load_document(str(tmp_path), "big.md")
+    assert big.status == "ok" and big.truncated and len(big.text) <= MAX_RENDER
+    assert big.text.endswith("line\n")
+    assert load_document(str(tmp_path), "big.md", big.key).status == "unchanged"
+    (tmp_path / "bin.md").write_bytes(b"PK\x03\x04\x00\x00binary")
+    assert load_document(str(tmp_path), "bin.md").status == "binary"
+    assert load_document(str(tmp_path), "gone.md").status == "deleted"
+    os.symlink(tmp_path / "big.md", tmp_path / "link.md")
+    assert load_document(str(tmp_path), "link.md").status == "error"
+    assert load_document(str(tmp_path), "../etc/passwd").status == "error"
+    assert not rel_is_safe("/etc/passwd") and rel_is_safe("rounds/round-1/final.md")
