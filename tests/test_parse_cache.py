@@ -66,3 +66,19 @@ def test_corrupt_cache_file_is_ignored(tmp_path, monkeypatch):
     ocr_fs._PERSISTED.clear()
     views = Engine(project).scan()
     assert views[0].rounds[0].reviewers[0].findings == 2
+
+
+def test_unreadable_directory_is_a_problem_not_a_crash(tmp_path, monkeypatch):
+    """An unlistable directory (simulated: the suite may run as root) becomes a problem."""
+    project = make(tmp_path)
+    real = os.scandir
+
+    def scandir(p):
+        if str(p).endswith("reviews"):
+            raise PermissionError(13, "Permission denied")
+        return real(p)
+
+    monkeypatch.setattr(ocr_fs.os, "scandir", scandir)
+    views = Engine(project).scan()
+    assert views[0].id == "2026-11-22-main"
+    assert any("cannot be listed: Permission denied" in p for p in views[0].problems)

@@ -91,6 +91,12 @@ def _scan(path: Path) -> list[os.DirEntry]:
             return list(it)
     except (FileNotFoundError, NotADirectoryError):
         return []
+    except OSError as exc:  # unreadable (permissions), or gone mid-read
+        raise _Unreadable(exc.strerror or str(exc)) from None
+
+
+class _Unreadable(Exception):
+    pass
 
 
 def _entry_kind(entry: os.DirEntry) -> str | None:
@@ -130,7 +136,12 @@ class _Walker:
     ) -> tuple[dict[str, tuple[FileInfo, os.stat_result]], list[str]]:
         files: dict[str, tuple[FileInfo, os.stat_result]] = {}
         dirs: list[str] = []
-        for entry in _scan(directory):
+        try:
+            entries = _scan(directory)
+        except _Unreadable as exc:
+            self.s.problems.append(f"{safe_line(rel or './')} cannot be listed: {exc}")
+            entries = []
+        for entry in entries:
             name = entry.name
             kind = _entry_kind(entry)
             if kind == "dir":
