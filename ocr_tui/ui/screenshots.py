@@ -1,0 +1,70 @@
+"""`make screenshots`: SVGs of each screen from simulator data at a fixed clock, made with the
+app's own `save_screenshot`. Usage: python -m ocr_tui.ui.screenshots DIR"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import sys
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+
+from ocr_tui.simulate import Simulator
+from ocr_tui.sources.project import Project
+from ocr_tui.ui.app import make_app
+
+START = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
+SIZE = (120, 36)
+
+
+async def _settle(pilot, app, cond, tries: int = 100) -> None:
+    for _ in range(tries):
+        if cond():
+            break
+        await pilot.pause(0.05)
+    await pilot.pause(0.3)
+
+
+async def shoot(out: Path) -> list[str]:
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    with tempfile.TemporaryDirectory(prefix="ocr-tui-shots-") as tmp:
+        root = Path(tmp)
+        sim = Simulator(root, store="ocr.db", seed=7, start=START, speed=math.inf)
+        steps = sim.steps()
+        for _ in range(20):  # stop mid-review: round 1, reviewers writing
+            next(steps)
+        clock = sim.now
+        app = make_app(Project(root), clock=lambda: clock)
+        async with app.run_test(size=SIZE) as pilot:
+            await _settle(pilot, app, lambda: len(app.sessions) >= 4)
+            made.append(app.save_screenshot("main.svg", str(out)))
+            await pilot.press("enter")
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
+            made.append(app.save_screenshot("session.svg", str(out)))
+            await pilot.press("c")
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "RoundScreen")
+            made.append(app.save_screenshot("round.svg", str(out)))
+            await pilot.press("enter")
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "DocumentScreen")
+            await pilot.pause(0.5)
+            made.append(app.save_screenshot("document.svg", str(out)))
+        empty = root / "empty"
+        (empty / ".ocr" / "sessions").mkdir(parents=True)
+        app = make_app(Project(empty), clock=lambda: clock)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause(0.5)
+            made.append(app.save_screenshot("empty.svg", str(out)))
+    return made
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0] if argv else "screenshots")
+    for path in asyncio.run(shoot(out)):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
