@@ -84,17 +84,6 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
 
 
 def state_from_json(state: StateJson) -> StoredState:
-    return StoredState(
-        source="state.json",
-        branch=state.branch,
-        workflow_type=state.workflow_type,
-        status=state.status,
-        current_phase=state.current_phase,
-        phase_number=state.phase_number,
-        current_round=state.current_round,
-        current_map_run=state.current_map_run,
-        started_at=state.started_at,
-        round_started_at=state.round_started_at,
-        map_started_at=state.map_started_at,
-        updated_at=state.updated_at,
-    )
+    """The workflow position a state.json holds (the fields both Structs share)."""
+    shared = set(StoredState.__struct_fields__) & set(StateJson.__struct_fields__)
+    return StoredState(source="state.json", **{f: getattr(state, f) for f in shared})

@@ -35,6 +35,7 @@ from ocr_tui.ui.screens.drilldown import (
     DrilldownScreen,
     Target,
     fmt_datetime,
+    removed_banner,
 )
 from ocr_tui.ui.screens.round import RoundScreen, adjacent
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
@@ -77,11 +78,7 @@ class DocumentScreen(DrilldownScreen):
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
-        yield Static(
-            "This session was removed from disk: what you see is the file's last known text.",
-            id="removed",
-            classes="dd-removed",
-        )
+        yield removed_banner("the file's last known text")
         yield Static(id="doc-path", classes="dd-path")
         yield Static(id="doc-info", classes="dd-info")
         yield Static(id="doc-note", classes="dd-note")

@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.color import Color
 from textual.content import Content
 from textual.screen import Screen
+from textual.widgets import Static
 
 from ocr_tui.derive.timeutil import parse_ts
 from ocr_tui.model.view import Round, SessionView
@@ -30,6 +31,15 @@ Target = tuple | None
 
 ROUND_FILE = re.compile(r"^rounds/round-(\d+)/(.+)$")
 RUN_FILE = re.compile(r"^map/runs/run-(\d+)/(.+)$")
+
+
+def removed_banner(what: str = "its last known state") -> Static:
+    """The note each drill-down screen shows once its session is gone from disk."""
+    return Static(
+        f"This session was removed from disk: what you see is {what}.",
+        id="removed",
+        classes="dd-removed",
+    )
 
 
 class DrilldownScreen(Screen):

@@ -17,7 +17,13 @@ from textual.widgets import DataTable, Footer, Static
 
 from ocr_tui.model.view import Round, SessionView
 from ocr_tui.textsafe import safe_line
-from ocr_tui.ui.screens.drilldown import DrilldownScreen, Target, theme_style, verdict_kind
+from ocr_tui.ui.screens.drilldown import (
+    DrilldownScreen,
+    Target,
+    removed_banner,
+    theme_style,
+    verdict_kind,
+)
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
@@ -57,11 +63,7 @@ class RoundScreen(DrilldownScreen):
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
-        yield Static(
-            "This session was removed from disk: what you see is its last known state.",
-            id="removed",
-            classes="dd-removed",
-        )
+        yield removed_banner()
         yield Static(id="round-title", classes="dd-title")
         yield Static(id="verdict", classes="dd-verdict")
         with Vertical(id="reviewers-pane", classes="dd-pane") as pane:

@@ -24,6 +24,7 @@ from ocr_tui.ui.screens.drilldown import (
     DrilldownScreen,
     fmt_datetime,
     fmt_time,
+    removed_banner,
     theme_style,
     verdict_kind,
 )
@@ -63,11 +64,7 @@ class SessionScreen(DrilldownScreen):
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
-        yield Static(
-            "This session was removed from disk: what you see is its last known state.",
-            id="removed",
-            classes="dd-removed",
-        )
+        yield removed_banner()
         yield Static(id="session-title", classes="dd-title")
         yield Static(id="session-meta", classes="dd-meta")
         with Horizontal(id="session-body"):
