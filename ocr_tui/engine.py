@@ -1,4 +1,5 @@
-"""The session engine: holds the project's current views and re-derives only what changed.
+"""The session engine: holds the current view of every session of every Source (format) of a
+project, and re-derives only what changed.
 
 Used by `status`, `watch --jsonl` and the dashboard alike. Blocking IO: call it from a worker
 thread in async code.
@@ -6,21 +7,19 @@ thread in async code.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
 
-from ocr_tui.derive.session import DEFAULT_STALL_AFTER, derive_session
-from ocr_tui.derive.timeutil import fmt_ts, parse_ts
-from ocr_tui.model.ocr import state_from_json
-from ocr_tui.model.view import SessionView, Snapshot
-from ocr_tui.sources import ocr_fs, parse_cache
-from ocr_tui.sources.ocr_db import ABSENT, DbSnapshot, load_db
-from ocr_tui.sources.ocr_fs import read_session
-from ocr_tui.sources.project import Project, session_dirs
-from ocr_tui.textsafe import unsurrogate
+from ocr_tui.derive.session import DEFAULT_STALL_AFTER
+from ocr_tui.derive.timeutil import fmt_ts
+from ocr_tui.model.view import Elapsed, Header, SessionView, Snapshot
+from ocr_tui.sources.base import Source, Touch
+from ocr_tui.sources.project import Project
+from ocr_tui.sources.registry import source_classes
 
 
 def utcnow() -> datetime:
@@ -40,68 +39,140 @@ def _neg_ts(ts: str | None) -> str:
 
 
 class Engine:
-    def __init__(self, project: Project, *, stall_after: float = DEFAULT_STALL_AFTER, clock=utcnow):
+    """Every Source of one project, and the current view of each of their sessions."""
+
+    def __init__(
+        self,
+        project: Project,
+        *,
+        stall_after: float = DEFAULT_STALL_AFTER,
+        clock=utcnow,
+        sources: list[Source] | None = None,
+    ):
         self.project = project
         self.stall_after = stall_after
         self.clock = clock
-        self.db: DbSnapshot = ABSENT
+        if sources is None:
+            sources = [cls(project.root, stall_after=stall_after) for cls in source_classes()]
+        self.sources = sources
         self.views: dict[str, SessionView] = {}
-        self._dirs: dict[str, Path] = {}
-        self._cache_file = parse_cache.cache_file(project.root)
-        self._cache_loaded = False
+        self.headers: dict[str, Header] = {}
+        # view id -> (source, key, path); `ids` maps a source's key back to the view id.
+        self._where: dict[str, tuple[Source, str, Path]] = {}
+        self._ids: dict[tuple[str, str], str] = {}
+        self._expires: dict[str, datetime] = {}
 
-    def load_cache(self) -> None:
-        """Serve parse results from the persistent cache (once)."""
-        if not self._cache_loaded:
-            self._cache_loaded = True
-            ocr_fs.use_persisted(parse_cache.load(self._cache_file))
+    # -- where ------------------------------------------------------------------------------
 
-    def save_cache(self) -> bool:
-        """Write the persistent cache if anything new was parsed."""
-        entries, dirty = ocr_fs.cache_entries()
-        if not dirty or self._cache_file is None:
-            return False
-        ok = parse_cache.save(self._cache_file, entries)
-        if ok:
-            ocr_fs.mark_saved()
-        return ok
+    def watch_roots(self) -> list[Path]:
+        """The existing directories to watch recursively (one list for every source)."""
+        out: list[Path] = []
+        for src in self.sources:
+            for d in (*src.watch_dirs(), *src.extra_watch_dirs()):
+                if d not in out and d.is_dir():
+                    out.append(d)
+        return out
+
+    def anchors(self) -> list[Path]:
+        """Every directory whose appearance or disappearance means re-arming the watch."""
+        return [d for src in self.sources for d in src.watch_dirs()]
+
+    def has_sessions_dir(self) -> bool:
+        """Does any format's sessions directory exist?"""
+        return any(d.is_dir() for src in self.sources for d in src.homes())
+
+    def accept(self, path: str) -> bool:
+        return any(self._owner_of(Path(path), src) for src in self.sources) and any(
+            src.accept(path) for src in self.sources if self._owner_of(Path(path), src)
+        )
+
+    @staticmethod
+    def _owner_of(path: Path, src: Source) -> bool:
+        for d in (*src.watch_dirs(), *src.extra_watch_dirs()):
+            if path == d or path.is_relative_to(d) or d.is_relative_to(path):
+                return True
+        return False
 
     # -- reading --------------------------------------------------------------------------
 
-    def _refresh_db(self) -> bool:
-        """Re-read ocr.db if it changed; True when its content may differ."""
-        new = load_db(self.project.db_path, self.db)
-        changed = new is not self.db
-        self.db = new
-        return changed
+    def _list(self, src: Source) -> dict[str, Path]:
+        try:
+            return src.list_sessions()
+        except Exception as exc:  # a plugin's bug must not take the others down
+            self._report(src, exc)
+            return {}
 
-    def derive(self, path: Path, now: datetime | None = None) -> SessionView:
-        now = now or self.clock()
-        sid = unsurrogate(path.name)
-        problems: list[str] = []
-        row = self.db.rows.get(path.name) if self.db.present else None
-        if self.db.error:
-            problems.append(self.db.error)
-        files = read_session(path, read_state_json=row is None)
-        state = row
-        if state is None and files.state is not None:
-            state = state_from_json(files.state)
-        view = derive_session(
-            files, state, now=now, stall_after=self.stall_after, problems=problems
+    def _report(self, src: Source, exc: Exception) -> None:
+        self.headers[f"{src.framework}!"] = Header(
+            framework=src.framework,
+            title=f"{src.label}: reader failed",
+            path=str(self.project.root),
+            alerts=[f"{type(exc).__name__}: {exc}"],
         )
-        if view.id != sid:  # pragma: no cover - read_session names it the same way
-            view.id = sid
+
+    def _view_id(self, src: Source, key: str) -> str:
+        vid = self._ids.get((src.framework, key))
+        if vid is None:
+            vid = key
+            taken = self._where.get(vid)
+            if taken is not None and taken[0] is not src:
+                vid = f"{src.framework}:{key}"
+            self._ids[(src.framework, key)] = vid
+        return vid
+
+    def _derive(self, src: Source, vid: str, key: str, path: Path, now: datetime) -> SessionView:
+        try:
+            view = src.derive(key, path, now)
+        except Exception as exc:  # never lose a session from view, even to a reader's bug
+            view = _broken_view(src, key, path, exc)
+        view.id = vid
+        if view.framework != src.framework:
+            view.framework = src.framework
+        exp = None
+        try:
+            exp = src.expires(view)
+        except Exception:
+            pass
+        if exp is None:
+            self._expires.pop(vid, None)
+        else:
+            self._expires[vid] = exp
         return view
+
+    def _header(self, src: Source, now: datetime) -> None:
+        self.headers.pop(f"{src.framework}!", None)
+        try:
+            h = src.header(now)
+        except Exception as exc:
+            self._report(src, exc)
+            return
+        if h is None:
+            self.headers.pop(src.framework, None)
+        else:
+            self.headers[src.framework] = h
 
     def scan(self) -> list[SessionView]:
         """Re-read everything."""
-        self.load_cache()
-        self._refresh_db()
         now = self.clock()
-        dirs = session_dirs(self.project)
-        self._dirs = {unsurrogate(p.name): p for p in dirs}
-        self.views = {sid: self.derive(p, now) for sid, p in self._dirs.items()}
-        self.save_cache()
+        self.views.clear()
+        self._where.clear()
+        self._ids.clear()
+        self._expires.clear()
+        self.headers.clear()
+        for src in self.sources:
+            try:
+                src.begin_scan()
+            except Exception as exc:
+                self._report(src, exc)
+            for key, path in self._list(src).items():
+                vid = self._view_id(src, key)
+                self._where[vid] = (src, key, path)
+                self.views[vid] = self._derive(src, vid, key, path, now)
+            self._header(src, now)
+            try:
+                src.end_scan()
+            except Exception as exc:
+                self._report(src, exc)
         return self.sessions()
 
     def sessions(self) -> list[SessionView]:
@@ -113,101 +184,144 @@ class Engine:
             project=str(self.project.root),
             generated_at=fmt_ts(self.clock()) or "",
             sessions=self.sessions(),
+            headers=[self.headers[k] for k in sorted(self.headers)],
         )
 
     # -- incremental ----------------------------------------------------------------------
 
-    def session_of(self, path: str | Path) -> str | None:
-        """The id of the session a changed path belongs to, if any."""
-        try:
-            rel = Path(path).relative_to(self.project.sessions_dir)
-        except ValueError:
-            return None
-        if not rel.parts or rel.parts[0].startswith("."):
-            return None
-        return unsurrogate(rel.parts[0])
-
     def apply(self, paths: Iterable[str | Path]) -> tuple[list[SessionView], list[str]]:
-        """Re-derive the sessions that `paths` touched. Returns (changed views, removed ids).
-
-        A change to ocr.db re-derives the sessions whose rows changed; a change to the
-        sessions directory itself re-lists it.
-        """
-        touched: set[str] = set()
-        relist = False
-        db_touched = False
-        sessions_dir = self.project.sessions_dir
-        for p in paths:
-            p = Path(p)
-            if p == sessions_dir or sessions_dir.is_relative_to(p) and p != sessions_dir:
-                relist = True
-                continue
-            if p.parent == self.project.data_dir or p == self.project.data_dir:
-                db_touched = True
-                continue
-            sid = self.session_of(p)
-            if sid is not None:
-                touched.add(sid)
-                if p.parent == sessions_dir:
-                    relist = True
+        """Re-derive the sessions that `paths` touched. Returns (changed views, removed ids)."""
+        paths = [Path(p) for p in paths]
+        now = self.clock()
         changed: list[SessionView] = []
         removed: list[str] = []
-        if db_touched:
-            old_rows = self.db.rows
-            old_err = self.db.error
-            if self._refresh_db():
-                for sid in set(old_rows) | set(self.db.rows):
-                    if old_rows.get(sid) != self.db.rows.get(sid):
-                        touched.add(sid)
-                if old_err != self.db.error:
-                    touched.update(self.views)
-        if relist or touched - set(self._dirs):
-            current = {unsurrogate(p.name): p for p in session_dirs(self.project)}
-            for sid in set(self._dirs) - set(current):
-                removed.append(sid)
-                self.views.pop(sid, None)
-            touched.update(set(current) - set(self._dirs))
-            self._dirs = current
-        now = self.clock()
-        for sid in sorted(touched):
-            path = self._dirs.get(sid)
-            if path is None:
-                if sid in self.views:
-                    self.views.pop(sid)
-                    removed.append(sid)
+        for src in self.sources:
+            mine = [p for p in paths if self._owner_of(p, src)]
+            if not mine:
                 continue
-            if not path.is_dir():
-                self._dirs.pop(sid, None)
-                if self.views.pop(sid, None) is not None:
-                    removed.append(sid)
-                continue
-            view = self.derive(path, now)
-            if self.views.get(sid) != view:
-                self.views[sid] = view
-                changed.append(view)
+            try:
+                touch = src.touched(mine)
+            except Exception as exc:
+                self._report(src, exc)
+                touch = Touch(relist=True, everything=True)
+            c, r = self._refresh(src, touch, now)
+            changed += c
+            removed += r
         return changed, sorted(set(removed))
 
+    def _refresh(self, src: Source, touch: Touch, now: datetime):
+        changed: list[SessionView] = []
+        removed: list[str] = []
+        mine = {vid: w for vid, w in self._where.items() if w[0] is src}
+        keys = {w[1]: vid for vid, w in mine.items()}
+        want = set(touch.keys)
+        if touch.everything:
+            want |= set(keys)
+        if touch.relist or want - set(keys):
+            current = self._list(src)
+            for key in set(keys) - set(current):
+                vid = keys.pop(key)
+                self._forget(vid)
+                removed.append(vid)
+            for key, path in current.items():
+                if key not in keys:
+                    vid = self._view_id(src, key)
+                    keys[key] = vid
+                    self._where[vid] = (src, key, path)
+                    want.add(key)
+        for key in sorted(want):
+            vid = keys.get(key)
+            if vid is None:
+                continue
+            _, _, path = self._where[vid]
+            if not os.path.lexists(path):
+                self._forget(vid)
+                removed.append(vid)
+                continue
+            view = self._derive(src, vid, key, path, now)
+            if self.views.get(vid) != view:
+                self.views[vid] = view
+                changed.append(view)
+        self._header(src, now)
+        return changed, removed
+
+    def _forget(self, vid: str) -> None:
+        where = self._where.pop(vid, None)
+        if where is not None:
+            self._ids.pop((where[0].framework, where[1]), None)
+        self.views.pop(vid, None)
+        self._expires.pop(vid, None)
+
     def restale(self) -> list[SessionView]:
-        """Time passed with no file event: re-derive running sessions whose stalled flag would
-        flip (no IO unless one does)."""
+        """Time passed with no file event: re-derive the sessions whose time-based state (stalled,
+        idle, overdue...) is due to change (no IO unless one is)."""
         now = self.clock()
         changed = []
-        for sid, view in list(self.views.items()):
-            if not view.running or view.last_activity is None:
+        for vid, at in list(self._expires.items()):
+            if at > now or vid not in self._where:
                 continue
-            last = parse_ts(view.last_activity)
-            stalled = last is not None and (now - last).total_seconds() > self.stall_after
-            if stalled != view.stalled and sid in self._dirs:
-                self.views[sid] = new = self.derive(self._dirs[sid], now)
-                changed.append(new)
+            src, key, path = self._where[vid]
+            self.views[vid] = new = self._derive(src, vid, key, path, now)
+            changed.append(new)
         return changed
 
+    def poll(self) -> tuple[list[SessionView], list[str], bool]:
+        """The once-a-second check for sources with unwatched places (e.g. /tmp). Returns
+        (changed, removed, rearm): rearm when the directories to watch changed."""
+        changed: list[SessionView] = []
+        removed: list[str] = []
+        rearm = False
+        now = self.clock()
+        for src in self.sources:
+            try:
+                moved = src.poll()
+            except Exception as exc:
+                self._report(src, exc)
+                continue
+            if moved:
+                rearm = True
+                c, r = self._refresh(src, Touch(relist=True, everything=True), now)
+                changed += c
+                removed += r
+        return changed, sorted(set(removed)), rearm
+
     def clear(self) -> list[str]:
-        """The sessions directory is gone: forget every session; returns the removed ids."""
+        """Every watched directory is gone: forget every session; returns the removed ids."""
         removed = sorted(self.views)
         self.views.clear()
-        self._dirs.clear()
+        self._where.clear()
+        self._ids.clear()
+        self._expires.clear()
+        self.headers.clear()
         return removed
+
+
+def _broken_view(src: Source, key: str, path: Path, exc: Exception) -> SessionView:
+    """A session whose reader raised: still listed, with the error as its problem."""
+    return SessionView(
+        id=key,
+        branch=None,
+        source=src.framework,
+        status="active",
+        workflow=src.framework,
+        phase="unknown",
+        phase_label="unknown",
+        phase_number=None,
+        phase_total=0,
+        complete=False,
+        started_at=None,
+        updated_at=None,
+        last_activity=None,
+        stalled=False,
+        elapsed=Elapsed(since=None, seconds=None, running=False),
+        current_round=None,
+        rounds=[],
+        current_map_run=None,
+        map_runs=[],
+        problems=[f"the {src.label} reader failed on this session: {type(exc).__name__}: {exc}"],
+        path=str(path),
+        framework=src.framework,
+    )
 
 
 def encode_json(obj: object) -> str:

@@ -1,16 +1,15 @@
-"""One watcher for everything: an async generator over watchfiles that yields domain events.
+"""One watcher for everything: an async generator that yields domain events.
 
-It watches `.ocr/` recursively (so `sessions/` appearing, vanishing and coming back, and
-`data/ocr.db` being replaced, are all seen by one inotify instance), re-derives only the
-sessions a batch touched (in a worker thread, never on the event loop), and re-arms itself
-when the watched directory is deleted. No Textual here: the dashboard and `watch --jsonl`
-both consume it.
+It watches every source's directory recursively (`.ocr/`, so `sessions/` appearing, vanishing
+and coming back, and `data/ocr.db` being replaced, are all seen; `.claude/.docs/`, ...),
+re-derives only the sessions a batch touched (in a worker thread, never on the event loop),
+and re-arms itself when a watched directory is deleted or a format's directory appears.
+No Textual here: the dashboard and `watch --jsonl` both consume it.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import AsyncIterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ QUIET_MS = 3.0
 STEP_MS = 8
 DEBOUNCE_MS = 150
 POLL_DELAY_MS = 250
-TICK_S = 5.0  # how often, with no file events, stalled flags are re-checked
+TICK_S = 1.0  # with no file events: time-based flags, unwatched places, new directories
 MISSING_POLL_S = 0.25
 ARM_S = 0.02  # lets the native watch arm before the scan
 
@@ -79,31 +78,8 @@ class PollingFallback:
 WatchEvent = Scanned | Changed | ProjectMissing | PollingFallback
 
 
-def _is_temp(name: str) -> bool:
-    return name.endswith((".tmp", "~", ".swp", "-journal", "-wal", "-shm")) or ".tmp" in name
-
-
-class _Filter:
-    """Only what can change a session: anything under sessions/ but temp files, ocr.db."""
-
-    def __init__(self, engine: Engine) -> None:
-        p = engine.project
-        self.ocr = str(p.ocr_dir)
-        self.sessions = str(p.sessions_dir)
-        self.sessions_prefix = self.sessions + os.sep
-        self.data = str(p.data_dir)
-        self.db = str(p.db_path)
-
-    def __call__(self, change, path: str) -> bool:
-        if path in (self.ocr, self.sessions, self.db, self.data):
-            return True
-        if path.startswith(self.sessions_prefix):
-            return not _is_temp(os.path.basename(path))
-        return False
-
-
-async def _wait_for_dir(path: Path, stop: asyncio.Event) -> None:
-    while not path.is_dir() and not stop.is_set():
+async def _wait_for_any(paths: list[Path], stop: asyncio.Event) -> None:
+    while not any(p.is_dir() for p in paths) and not stop.is_set():
         with suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), MISSING_POLL_S)
 
@@ -131,6 +107,37 @@ def _rescan(engine: Engine) -> tuple[list[SessionView], list[str]]:
     return changed, sorted(set(before) - set(engine.views))
 
 
+def _open(engine: Engine, roots: list[Path], polling: bool, backend: str, queue) -> list:
+    """Start the native (or polling) watch of `roots`, feeding batches into `queue`."""
+    from watchfiles import awatch  # deferred: keeps `status` start-up fast
+
+    if polling or backend == "watchfiles" or not inotify.available():
+        gens = [
+            awatch(
+                *roots,
+                watch_filter=lambda _change, path: engine.accept(path),
+                debounce=DEBOUNCE_MS,
+                step=STEP_MS,
+                rust_timeout=int(TICK_S * 1000),
+                yield_on_timeout=True,
+                force_polling=polling,
+                poll_delay_ms=POLL_DELAY_MS,
+            )
+        ]
+    else:
+        gens = [
+            inotify.ainotify(
+                str(root),
+                accept=engine.accept,
+                quiet_ms=QUIET_MS,
+                debounce_ms=DEBOUNCE_MS,
+                timeout_s=TICK_S if i == 0 else 3600.0,  # one of them ticks
+            )
+            for i, root in enumerate(roots)
+        ]
+    return [asyncio.create_task(_pump(g, queue)) for g in gens]
+
+
 async def watch_project(
     engine: Engine,
     *,
@@ -140,85 +147,83 @@ async def watch_project(
 ) -> AsyncIterator[WatchEvent]:
     """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled.
 
-    `backend`: "auto" (inotify on Linux, else watchfiles), "watchfiles", or polling with
-    `poll=True`."""
-    from watchfiles import Change, awatch  # deferred: keeps `status` start-up fast
+    Every source's directories are watched (`Engine.watch_roots`); when one appears or goes,
+    the watch is re-armed and what changed meanwhile is reported. `backend`: "auto" (inotify
+    on Linux, else watchfiles), "watchfiles", or polling with `poll=True`."""
+    from watchfiles import Change
 
     stop = stop or asyncio.Event()
     force_polling = poll
-    ocr = engine.project.ocr_dir
-    sessions_dir = engine.project.sessions_dir
     first = True
-    watch_filter = _Filter(engine)
+    anchors = engine.anchors()
     while not stop.is_set():
-        if not ocr.is_dir():
+        roots = engine.watch_roots()
+        if not roots:
             removed = engine.clear()
             if removed and not first:
                 yield Changed(removed=removed, sessions_dir=False)
             yield ProjectMissing()
-            await _wait_for_dir(ocr, stop)
+            await _wait_for_any(anchors, stop)
             continue
         try:
             # Arm the watch first, then scan: a change made in between is then both in the scan
             # and in a batch (harmless), never in neither.
             batches: asyncio.Queue = asyncio.Queue()
-            if force_polling or backend == "watchfiles" or not inotify.available():
-                source = awatch(
-                    ocr,
-                    watch_filter=watch_filter,
-                    debounce=DEBOUNCE_MS,
-                    step=STEP_MS,
-                    rust_timeout=int(TICK_S * 1000),
-                    yield_on_timeout=True,
-                    force_polling=force_polling,
-                    poll_delay_ms=POLL_DELAY_MS,
-                )
-            else:
-                source = inotify.ainotify(
-                    str(ocr),
-                    accept=lambda path: watch_filter(None, path),
-                    quiet_ms=QUIET_MS,
-                    debounce_ms=DEBOUNCE_MS,
-                    timeout_s=TICK_S,
-                )
-            pump = asyncio.create_task(_pump(source, batches))
+            pumps = _open(engine, roots, force_polling, backend, batches)
             try:
                 await asyncio.sleep(ARM_S)
+                has_dir = engine.has_sessions_dir()
                 if first:
                     views = await asyncio.to_thread(engine.scan)
-                    yield Scanned(views, sessions_dir.is_dir())
+                    yield Scanned(views, has_dir)
                     first = False
                 else:  # re-armed: report what changed while we were not watching
                     diff = await asyncio.to_thread(_rescan, engine)
-                    yield Changed(*diff, sessions_dir.is_dir())
+                    yield Changed(*diff, has_dir)
                 if force_polling:
                     # The poll watcher takes its first picture a while after it starts: catch
                     # up once on anything written before that.
                     await asyncio.sleep(2 * POLL_DELAY_MS / 1000)
                     diff = await asyncio.to_thread(_rescan, engine)
                     if diff[0] or diff[1]:
-                        yield Changed(*diff, sessions_dir.is_dir())
+                        yield Changed(*diff, has_dir)
+                armed = {str(r) for r in roots}
                 while not stop.is_set():
                     batch = await _next(batches, stop)
                     if batch is _END:
                         break
                     if isinstance(batch, BaseException):
                         raise batch
-                    if not batch:  # timeout tick: time passes, sessions may become stalled
+                    if not batch:  # tick: time passes (stalled, idle), unwatched places move
                         changed = engine.restale()
-                        if changed:
-                            yield Changed(changed, [], sessions_dir.is_dir())
+                        moved, removed, rearm = await asyncio.to_thread(engine.poll)
+                        changed = _merge(changed, moved)
+                        now_dir = engine.has_sessions_dir()
+                        if changed or removed or now_dir != has_dir:
+                            has_dir = now_dir
+                            yield Changed(changed, removed, now_dir)
+                        if rearm or {str(r) for r in engine.watch_roots()} != armed:
+                            break
                         continue
-                    if (Change.deleted, str(ocr)) in batch or not ocr.is_dir():
-                        break  # the inotify watch dies with its root: re-arm
+                    if any((Change.deleted, r) in batch for r in armed) or not all(
+                        r.is_dir() for r in roots
+                    ):
+                        break  # an inotify watch dies with its root: re-arm
                     paths = [p for _, p in batch]
                     changed, removed = await asyncio.to_thread(engine.apply, paths)
-                    if changed or removed:
-                        yield Changed(changed, removed, sessions_dir.is_dir())
+                    now_dir = engine.has_sessions_dir()
+                    if changed or removed or now_dir != has_dir:
+                        has_dir = now_dir
+                        yield Changed(changed, removed, now_dir)
+                    if any(Path(p) in anchors for p in paths):
+                        if {str(r) for r in engine.watch_roots()} != armed:
+                            break  # a format's directory appeared: watch it too
             finally:
-                pump.cancel()
-                with suppress(asyncio.CancelledError, Exception):
-                    await pump
+                for pump in pumps:
+                    pump.cancel()
+                for pump in pumps:
+                    with suppress(asyncio.CancelledError, Exception):
+                        await pump
         except FileNotFoundError:
             continue
         except OSError as exc:
@@ -229,3 +234,9 @@ async def watch_project(
                 f"native file watching failed ({exc}); polling every {POLL_DELAY_MS} ms instead"
                 " (raise fs.inotify.max_user_watches to watch natively)"
             )
+
+
+def _merge(a: list[SessionView], b: list[SessionView]) -> list[SessionView]:
+    """Views from two passes, the later one winning for the same id."""
+    later = {v.id for v in b}
+    return [v for v in a if v.id not in later] + b

@@ -66,8 +66,42 @@ class PhaseStep(msgspec.Struct, kw_only=True):
     key: str
     label: str
     number: int
-    state: str  # "done" | "current" | "pending"
+    state: str  # "done" | "current" | "pending" | "skipped"
     at: str | None = None  # when the phase was entered, where known (ocr.db events)
+    ended: str | None = None  # when it finished, where the format records it
+    seconds: int | None = None  # how long it took (or has taken), where known
+    document: str | None = None  # the phase's report, relative to the session's path
+
+
+class Fact(msgspec.Struct, kw_only=True):
+    """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
+
+    label: str
+    value: str
+    tone: str = "neutral"  # "neutral" | "good" | "warn" | "bad"
+
+
+class Step(msgspec.Struct, kw_only=True):
+    """Something to drill into that is not an OCR round: an agent run, a checkpoint..."""
+
+    key: str
+    label: str
+    state: str  # free word from the format: "success", "failure", "valid", "stale"...
+    at: str | None = None
+    ended: str | None = None
+    seconds: float | None = None
+    detail: str | None = None
+    documents: list[str] = []  # relative to the session's path
+
+
+class Header(msgspec.Struct, kw_only=True):
+    """Project-level state of a framework (iDumb's brain): shown above the session list."""
+
+    framework: str
+    title: str
+    path: str
+    facts: list[Fact] = []
+    alerts: list[str] = []
 
 
 class SessionView(msgspec.Struct, kw_only=True):
@@ -95,6 +129,15 @@ class SessionView(msgspec.Struct, kw_only=True):
     path: str
     timeline: list[PhaseStep] = []
     documents: list[str] = []  # session-level markdown documents, relative paths
+    # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
+    framework: str = "ocr"
+    title: str | None = None  # the task, dataset or phase text the format gives a session
+    badges: list[str] = []  # short tags: "fast", "auto", "5 chapters", "compacted"...
+    summary: str | None = None  # the list's "reviewers" column for other frameworks
+    waiting: bool = False  # waiting on a human (an approval gate)
+    alerts: list[str] = []  # plain words: "interrupted", "error: ...", "stale (52 h idle)"
+    facts: list[Fact] = []
+    steps: list[Step] = []
 
     @property
     def running(self) -> bool:
@@ -118,3 +161,4 @@ class Snapshot(msgspec.Struct, kw_only=True):
     project: str
     generated_at: str
     sessions: list[SessionView]
+    headers: list[Header] = []

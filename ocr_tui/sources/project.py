@@ -1,4 +1,5 @@
-"""Find an OCR project and its session directories."""
+"""Find a project (the directory holding `.ocr/` or another format's directory) and its OCR
+session directories."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from pathlib import Path
 
 
 class ProjectNotFound(Exception):
-    """No `.ocr/` directory at PATH or above it."""
+    """No agent-workflow directory (`.ocr/`, ...) at PATH or above it."""
 
-    def __init__(self, start: Path) -> None:
+    def __init__(self, start: Path, markers: list[str] | None = None) -> None:
         self.start = start
+        names = ", ".join(f"{m}/" for m in (markers or [".ocr"]))
         super().__init__(
-            f"no OCR project found: looked for .ocr/ in {start} and every directory above it"
+            f"no OCR project found: looked for {names} in {start} and every directory above it"
         )
 
 
@@ -47,10 +49,13 @@ def find_project(path: str | os.PathLike[str] | None = None) -> Project:
         return Project(p.parent.parent)
     if p.name == ".ocr" and p.is_dir():
         return Project(p.parent)
+    from ocr_tui.sources.registry import markers  # deferred: sources import this module
+
+    names = markers()
     for candidate in (p, *p.parents):
-        if (candidate / ".ocr").is_dir():
+        if any((candidate / m).is_dir() for m in names):
             return Project(candidate)
-    raise ProjectNotFound(start)
+    raise ProjectNotFound(start, names)
 
 
 def session_dirs(project: Project) -> list[Path]:

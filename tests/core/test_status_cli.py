@@ -97,7 +97,8 @@ def build_rich_project(tree) -> None:
 def test_json_shape(tree, capsys, fixed_clock):
     build_rich_project(tree)
     doc = status_json(capsys, tree.root)
-    assert list(doc) == ["version", "project", "generated_at", "sessions"]
+    assert list(doc) == ["version", "project", "generated_at", "sessions", "headers"]
+    assert doc["headers"] == []
     assert doc["version"] == 1 and doc["project"] == str(tree.root)
     assert doc["generated_at"] == "2026-03-10T12:00:00Z"
     (s,) = doc["sessions"]
@@ -118,6 +119,7 @@ def test_json_shape(tree, capsys, fixed_clock):
         8,
     )
     assert s["complete"] is False and s["stalled"] is False and s["problems"] == []
+    assert s["framework"] == "ocr"
     for field in ("started_at", "updated_at", "last_activity"):
         assert TS.match(s[field])
     assert s["current_round"] == 2 and s["current_map_run"] == 1

@@ -1,0 +1,1 @@
+"""Simulators for the other agent-workflow formats (used by `ocr-tui demo` and tests)."""
