@@ -48,7 +48,8 @@ def _common(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ocr-tui",
-        description="A live terminal dashboard for Open Code Review sessions.",
+        description="A live terminal dashboard for Open Code Review sessions (and the code"
+        " workflow, scientific analysis and iDumb formats).",
         epilog="With no command, opens the dashboard on PATH.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -111,11 +112,16 @@ def oneline(sessions: list[SessionView]) -> str:
     running = [v for v in sessions if v.running]
     pick = max(running or sessions, key=lambda v: v.last_activity or "")
     rnd, reviewers, findings = _round_bits(pick)
+    kind = pick.workflow if pick.framework == "ocr" else f"{pick.framework}:{pick.workflow}"
     parts = [
-        f"{safe_line(pick.id)} {pick.workflow} {pick.phase_number or '?'}/{pick.phase_total} "
+        f"{safe_line(pick.id)} {safe_line(kind)} {pick.phase_number or '?'}/{pick.phase_total} "
         f"{safe_line(pick.phase_label)}"
     ]
-    if pick.workflow == "review" or pick.rounds:
+    if pick.framework != "ocr":
+        parts += [safe_line(x) for x in (pick.summary, *pick.alerts[:1]) if x]
+        if pick.waiting:
+            parts.append("waiting on you")
+    elif pick.workflow == "review" or pick.rounds:
         parts.append(rnd)
         parts.append(f"{reviewers} reviewer{'s' if reviewers != 1 else ''}")
         parts.append(f"{findings} finding{'s' if findings != 1 else ''}")
@@ -131,25 +137,36 @@ def oneline(sessions: list[SessionView]) -> str:
 
 
 def table(sessions: list[SessionView]) -> str:
+    """A plain table; a FORMAT column when the project holds more than OCR sessions."""
+    mixed = any(v.framework != "ocr" for v in sessions)
     head = ("SESSION", "STATUS", "WORKFLOW", "PHASE", "ROUND", "REV", "FIND", "VERDICT", "ELAPSED")
+    if mixed:
+        head = ("FORMAT", *head)
     rows = [head]
     for v in sessions:
         rnd, reviewers, findings = _round_bits(v)
         cur = v.current
-        status = v.status + (" stalled" if v.stalled else "") + (" !" if v.problems else "")
-        rows.append(
-            (
-                safe_line(v.id),
-                status,
-                v.workflow,
-                f"{v.phase_number or '?'}/{v.phase_total} {safe_line(v.phase_label)}",
-                rnd,
-                str(reviewers),
-                str(findings),
-                safe_line(cur.verdict) if cur and cur.verdict else "—",
-                _elapsed(v),
-            )
-        )
+        status = v.status + (" stalled" if v.stalled else "") + (" waiting" if v.waiting else "")
+        status += " !" if v.problems else ""
+        row = [
+            safe_line(v.id),
+            status,
+            safe_line(v.workflow),
+            f"{v.phase_number or '?'}/{v.phase_total} {safe_line(v.phase_label)}",
+            rnd,
+            str(reviewers),
+            str(findings),
+            safe_line(cur.verdict) if cur and cur.verdict else "—",
+            _elapsed(v),
+        ]
+        if v.framework != "ocr":  # no rounds: the agents and the first alert instead
+            row[4:8] = [
+                "—",
+                safe_line(v.summary or "—"),
+                "—",
+                safe_line(v.alerts[0] if v.alerts else "—"),
+            ]
+        rows.append(tuple([safe_line(v.framework), *row] if mixed else row))
     widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
     for v in sessions:

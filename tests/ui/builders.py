@@ -172,7 +172,7 @@ def sample_project(root: Path) -> Project:
 SIZE = (120, 36)
 
 
-async def wait_until(pilot: Pilot, predicate: Callable[[], object], timeout: float = 5.0) -> None:
+async def wait_until(pilot: Pilot, predicate: Callable[[], object], timeout: float = 20.0) -> None:
     """Poll the UI until `predicate()` is true (fails after `timeout` seconds)."""
     deadline = time.monotonic() + timeout
     while not predicate():
