@@ -1,0 +1,207 @@
+"""A real terminal: `ocr-tui PATH` runs inside a detached tmux session (120x40, a private tmux
+server per test so parallel workers never share one); we send keys and read the pane.
+
+Everything waits on what the pane shows (polling `capture-pane` up to a deadline), never on
+fixed sleeps. Skipped when tmux is not installed (CI installs it in .ci/run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from ocr_tui.simulate import build_history
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+WIDTH, HEIGHT = 120, 40
+DEADLINE_S = 20.0  # generous for a loaded 2-core CI machine; a passing run takes ~3 s
+NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)  # in the past: no "future timestamp" problems
+
+
+# The tmux server inherits this environment. No COLUMNS/LINES: Textual would take them over the
+# pane's real size (pytest-xdist workers have them set).
+TMUX_ENV = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "TMUX")}
+TMUX_ENV |= {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+
+
+class Pane:
+    """One tmux server (private socket) holding one session that runs one command."""
+
+    def __init__(self, command: list[str], env: dict[str, str], cwd: Path) -> None:
+        self.socket = f"ocr-tui-test-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.last = ""
+        env_args = [a for k, v in env.items() for a in ("-e", f"{k}={v}")]
+        self.tmux(
+            "new-session", "-d", "-s", "t", "-x", str(WIDTH), "-y", str(HEIGHT),
+            "-c", str(cwd), *env_args, shlex.join(command),
+            ";", "set-option", "-t", "t", "remain-on-exit", "on",
+        )  # fmt: skip
+
+    def tmux(self, *args: str) -> str:
+        out = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", os.devnull, *args],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            env=TMUX_ENV,
+        )
+        if out.returncode != 0:
+            raise RuntimeError(f"tmux {args[0]} failed: {out.stderr.strip()}")
+        return out.stdout
+
+    def capture(self) -> str:
+        self.last = self.tmux("capture-pane", "-p", "-t", "t")
+        return self.last
+
+    def keys(self, *keys: str) -> None:
+        self.tmux("send-keys", "-t", "t", *keys)
+
+    def wait(self, cond: Callable[[str], bool], what: str, timeout: float = DEADLINE_S) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.capture()
+            if cond(screen):
+                return screen
+            if time.monotonic() > deadline:
+                pytest.fail(f"the pane never showed {what}; it shows:\n{screen}")
+            time.sleep(0.02)  # a poll interval, not a wait for something to happen
+
+    def wait_for(self, text: str, timeout: float = DEADLINE_S) -> str:
+        return self.wait(lambda s: text in s, repr(text), timeout)
+
+    def wait_gone(self, text: str, timeout: float = DEADLINE_S) -> str:
+        return self.wait(lambda s: text not in s, f"{text!r} gone", timeout)
+
+    def dead_status(self) -> int | None:
+        """The command's exit status once it ended (remain-on-exit keeps the pane), else None."""
+        out = self.tmux("display", "-p", "-t", "t", "#{pane_dead} #{pane_dead_status}").split()
+        return int(out[1]) if len(out) == 2 and out[0] == "1" else None
+
+    def kill(self) -> None:
+        """Stop this test's tmux server and remove its socket file."""
+        try:
+            socket_path = self.tmux("display", "-p", "#{socket_path}").strip()
+        except (RuntimeError, subprocess.TimeoutExpired):
+            socket_path = ""
+        subprocess.run(
+            ["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=5, check=False
+        )
+        if socket_path:
+            Path(socket_path).unlink(missing_ok=True)
+
+
+def detail_line(screen: str, label: str) -> str:
+    """The detail pane's `label value` line (the right-hand box) from a captured screen."""
+    for line in screen.splitlines():
+        if f"│ {label} " in line:
+            return line.rsplit("│ " + label, 1)[1].strip(" │")
+    return ""
+
+
+@pytest.fixture
+def pane_factory(tmp_path: Path):
+    panes: list[Pane] = []
+
+    def start(path: Path) -> Pane:
+        exe = Path(sys.executable).with_name("ocr-tui")
+        env = {
+            "OCR_TUI_CACHE_DIR": "off",
+            "TZ": "UTC",
+            "TERM": "tmux-256color",
+            "COLORTERM": "truecolor",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+        }
+        pane = Pane([str(exe), str(path)], env, tmp_path)
+        panes.append(pane)
+        return pane
+
+    yield start
+    for pane in panes:
+        pane.kill()
+
+
+def replace_json(path: Path, **changes: object) -> None:
+    """Rewrite a JSON file atomically (temp file + rename), as OCR's agents do."""
+    data = json.loads(path.read_text())
+    data.update(changes)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(data, indent=2))
+    os.replace(tmp, path)
+
+
+def test_dashboard_in_a_real_terminal(tmp_path: Path, pane_factory) -> None:
+    root = tmp_path / "proj"
+    ids = build_history(root, sessions=3, now=NOW)
+    first, second = ids[0], ids[1]  # "…-main-1" (fits its column), "…-fix-token-refresh-2"
+    pane = pane_factory(root)
+
+    # The list, with the first (newest) session highlighted in the detail pane.
+    screen = pane.wait(
+        lambda s: first in s and "3 of 3 sessions" in s and detail_line(s, "branch"),
+        "the session list with its detail pane",
+    )
+    assert "Filter: all" in screen
+    assert detail_line(screen, "branch") == first[11:]
+    assert "\x1b" not in screen
+    assert "problem" not in screen.lower(), screen
+
+    # j moves the cursor down: the detail pane follows; k moves it back.
+    pane.keys("j")
+    screen = pane.wait(lambda s: detail_line(s, "branch") == second[11:], f"{second} highlighted")
+    pane.keys("k")
+    pane.wait(lambda s: detail_line(s, "branch") == first[11:], f"{first} highlighted again")
+
+    # Enter opens the highlighted session's screen, with a breadcrumb; Escape goes back.
+    pane.keys("Enter")
+    screen = pane.wait_for(f"Sessions › {first}")
+    assert "Rounds" in screen and "Documents" in screen
+    assert "Filter: all" not in screen
+    pane.keys("Escape")
+    screen = pane.wait_for("Filter: all")
+    assert f"Sessions › {first}" not in screen
+
+    # ? opens help; Escape closes it.
+    pane.keys("?")
+    screen = pane.wait_for("Keys and legend")
+    assert "Session states" in screen
+    pane.keys("Escape")
+    pane.wait_gone("Keys and legend")
+
+    # A session changes on disk: its row updates without a key press. The oldest session is
+    # reopened at Parallel Reviews (4/8), so it also becomes active and sorts first.
+    oldest = ids[-1]
+    replace_json(
+        root / ".ocr" / "sessions" / oldest / "state.json",
+        status="active",
+        current_phase="reviews",
+        phase_number=4,
+    )
+
+    def row_of(screen: str, sid: str) -> str:
+        return next((ln for ln in screen.splitlines() if sid[:24] in ln and "│" not in ln), "")
+
+    screen = pane.wait(lambda s: "4/8" in row_of(s, oldest), f"{oldest} at phase 4/8")
+    assert "Parallel Reviews" in row_of(screen, oldest)
+    rows = [ln for ln in screen.splitlines() if NOW.strftime("%Y-%m-%d-") in ln and "│" not in ln]
+    assert oldest[:24] in rows[0], "an active session sorts before the closed ones"
+
+    # q quits cleanly: the process ends with status 0 (the pane stays, remain-on-exit).
+    pane.keys("q")
+    deadline = time.monotonic() + DEADLINE_S
+    while (status := pane.dead_status()) is None:
+        assert time.monotonic() < deadline, f"ocr-tui did not quit:\n{pane.capture()}"
+        time.sleep(0.02)
+    assert status == 0, pane.capture()
