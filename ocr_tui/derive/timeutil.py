@@ -15,21 +15,34 @@ def parse_ts(value: str | None) -> datetime | None:
         text = text[:-1] + "+00:00"
     try:
         dt = datetime.fromisoformat(text)
-    except ValueError:
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=UTC)
+        # An offset can carry year 1 below year 1 (or year 9999 past 9999): OverflowError.
+        return dt.astimezone(UTC)
+    except (ValueError, OverflowError):
         return None
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=UTC)
-    return dt.astimezone(UTC)
 
 
 def fmt_ts(dt: datetime | None) -> str | None:
     if dt is None:
         return None
-    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    dt = dt.astimezone(UTC)
+    # Not strftime's %Y: glibc prints year 1 as "1", not "0001".
+    return (
+        f"{dt.year:04d}-{dt.month:02d}-{dt.day:02d}T{dt.hour:02d}:{dt.minute:02d}:{dt.second:02d}Z"
+    )
+
+
+_MIN_MTIME = datetime(1, 1, 1, tzinfo=UTC)
+_MAX_MTIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
 
 
 def from_mtime(mtime: float) -> datetime:
-    return datetime.fromtimestamp(mtime, UTC)
+    """A file time as a UTC datetime, clamped to years 1-9999 (file systems store more)."""
+    try:
+        return datetime.fromtimestamp(mtime, UTC)
+    except (ValueError, OverflowError, OSError):
+        return _MAX_MTIME if mtime > 0 else _MIN_MTIME
 
 
 def human_duration(seconds: float | int | None) -> str:
