@@ -23,7 +23,7 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 class DbSnapshot:
     """Every session row of one version of ocr.db (or why it could not be read)."""
 
-    key: tuple | None  # (inode, size, mtime_ns, regular?, ctime_ns) of the file; None: absent
+    key: tuple | None  # (inode, size, mtime_ns, kind, ctime_ns) of the file; None: absent
     rows: dict[str, StoredState] = field(default_factory=dict)
     error: str | None = None
 
@@ -36,11 +36,13 @@ ABSENT = DbSnapshot(key=None)
 
 
 def _stat_key(path: Path) -> tuple | None:
+    # lstat: a symbolic link is not followed (it could lead out of the project).
     try:
-        st = os.stat(path)
+        st = os.lstat(path)
     except OSError:
         return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns, stat.S_ISREG(st.st_mode), st.st_ctime_ns)
+    kind = "file" if stat.S_ISREG(st.st_mode) else "link" if stat.S_ISLNK(st.st_mode) else "other"
+    return (st.st_ino, st.st_size, st.st_mtime_ns, kind, st.st_ctime_ns)
 
 
 def _as_int(value: object) -> int | None:
@@ -137,12 +139,21 @@ def load_db(path: Path, previous: DbSnapshot | None = None) -> DbSnapshot:
     if previous is not None and previous.key == key:
         return previous
     try:
-        if not key[3]:  # a directory, a FIFO (whose open would block), a device…
+        if key[3] == "link":
+            raise ValueError("ocr.db is a symbolic link: not followed")
+        if key[3] != "file":  # a directory, a FIFO (whose open would block), a device…
             raise ValueError("ocr.db is not a regular file")
         if key[1] > MAX_DB_BYTES:
             raise ValueError(f"ocr.db is {key[1] // (1024 * 1024)} MiB, over the 512 MiB limit")
-        with open(path, "rb") as fh:
-            data = fh.read()
+        # O_NOFOLLOW | O_NONBLOCK: replaced by a link or a FIFO since the lstat, it still is
+        # neither followed nor waited on.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ValueError("ocr.db is not a regular file")
+            data = fh.read(MAX_DB_BYTES + 1)
+        if len(data) > MAX_DB_BYTES:
+            raise ValueError("ocr.db grew over the 512 MiB limit while being read")
         if not data:
             raise sqlite3.DatabaseError("ocr.db is empty")
         if data[:16] == SQLITE_MAGIC and data[18:20] == b"\x02\x02":
