@@ -20,6 +20,21 @@ def _visible(match: re.Match[str]) -> str:
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
+def has_control(text: str) -> bool:
+    """Does `text` hold a control character other than tab, newline and CR (an escape
+    sequence, a C1 control, a bidi override)?"""
+    return _CONTROL.search(text.replace("\r", "")) is not None
+
+
+def is_undecodable(name: str) -> bool:
+    """Was this file name (as `os` decodes it) not valid UTF-8?"""
+    try:
+        name.encode("utf-8")
+        return False
+    except UnicodeEncodeError:
+        return True
+
+
 def unsurrogate(text: str) -> str:
     """Replace lone surrogates (from undecodable bytes in file names) with U+FFFD."""
     try:

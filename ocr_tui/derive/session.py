@@ -6,7 +6,7 @@ Every rule here is written down for users in the README ("What each field means"
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import UTC, datetime
 
 from ocr_tui.derive.markdown import reviewer_label
 from ocr_tui.derive.timeutil import fmt_ts, from_mtime, parse_ts
@@ -22,11 +22,17 @@ from ocr_tui.model.view import (
     Round,
     SessionView,
 )
-from ocr_tui.textsafe import safe_line
+from ocr_tui.textsafe import has_control, safe_line
 
 DEFAULT_STALL_AFTER = 30 * 60.0
 _DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
 _STATUSES = ("active", "closed")
+_TEXT_FIELDS = (
+    "branch", "workflow_type", "status", "current_phase", "started_at", "round_started_at",
+    "map_started_at", "updated_at",
+)  # fmt: skip
+# Before this, a time is not one OCR wrote (the Unix epoch; file times can be negative).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _q(value: object) -> str:
@@ -97,6 +103,14 @@ def derive_session(
 ) -> SessionView:
     """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store)."""
     problems = list(problems or []) + list(files.problems)
+
+    if state is not None:
+        for name in _TEXT_FIELDS:
+            value = getattr(state, name)
+            if isinstance(value, str) and has_control(value):
+                problems.append(
+                    f"{state.source}'s {name} holds control characters (shown as symbols)"
+                )
 
     # --- workflow ---
     raw_phase = state.current_phase if state and state.current_phase else None
@@ -183,11 +197,16 @@ def derive_session(
         dt = parse_ts(value)
         if dt is None:
             problems.append(f"{field} {_q(value)} is not a timestamp")
+        elif dt < _EPOCH:
+            problems.append(f"{field} {fmt_ts(dt)} is before 1970")
         return dt
 
     started = ts("started_at", state.started_at) if state else None
     updated = ts("updated_at", state.updated_at) if state else None
     newest_file = from_mtime(files.newest_mtime) if files.newest_mtime is not None else None
+    if files.oldest_mtime is not None and files.oldest_mtime < 0:
+        problems.append(f"a file's modification time {fmt_ts(from_mtime(files.oldest_mtime))} "
+                        "is before 1970")  # fmt: skip
     last = max((t for t in (updated, newest_file) if t is not None), default=None)
 
     since_raw: str | None = None

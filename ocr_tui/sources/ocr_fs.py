@@ -19,7 +19,7 @@ from ocr_tui.derive.markdown import (
 from ocr_tui.model.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
 from ocr_tui.model.ocr import ROUND_META_DECODER, STATE_DECODER
 from ocr_tui.model.view import Severity
-from ocr_tui.textsafe import safe_line, unsurrogate
+from ocr_tui.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 
 MAX_READ = 4 * 1024 * 1024  # bytes of one markdown file that are parsed
 MAX_JSON = 1024 * 1024  # a state or meta file larger than this is not decoded
@@ -71,7 +71,8 @@ def _cached(path: str, st: os.stat_result, kind: str, parse):
 def _read_text(path: str, problems: list[str], rel: str) -> str:
     with open(path, "rb") as fh:
         data = fh.read(MAX_READ + 1)
-    if len(data) > MAX_READ:
+    truncated = len(data) > MAX_READ
+    if truncated:
         problems.append(
             f"{safe_line(rel)} is larger than {MAX_READ // (1024 * 1024)} MiB: "
             "only the first part was read"
@@ -79,7 +80,16 @@ def _read_text(path: str, problems: list[str], rel: str) -> str:
         data = data[:MAX_READ]
     if b"\x00" in data[:8192]:
         problems.append(f"{safe_line(rel)} looks binary")
-    return data.decode("utf-8", "replace")
+        return data.decode("utf-8", "replace")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        text = data.decode("utf-8", "replace")
+        if not (truncated and exc.start >= len(data) - 3):  # not a character cut by the limit
+            problems.append(f"{safe_line(rel)} is not valid UTF-8 (bad bytes are shown as \ufffd)")
+    if has_control(text):
+        problems.append(f"{safe_line(rel)} holds terminal control characters (shown as symbols)")
+    return text
 
 
 # --- listing -------------------------------------------------------------------------------
@@ -143,6 +153,7 @@ class _Walker:
             entries = []
         for entry in entries:
             name = entry.name
+            _check_name(name, rel + name, self.s.problems)
             kind = _entry_kind(entry)
             if kind == "dir":
                 dirs.append(name)
@@ -156,6 +167,13 @@ class _Walker:
             elif kind == "link":
                 self.s.problems.append(f"{safe_line(rel + name)} is a symbolic link: not followed")
         return files, dirs
+
+
+def _check_name(name: str, rel: str, problems: list[str]) -> None:
+    if is_undecodable(name):
+        problems.append(f"{safe_line(rel)}: the name is not valid UTF-8 (shown with \ufffd)")
+    elif has_control(name):
+        problems.append(f"{safe_line(rel)}: the name holds control characters (shown as symbols)")
 
 
 def _parse_md(path: str, st: os.stat_result, kind: str, problems: list[str], rel: str, parse):
@@ -184,13 +202,15 @@ def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: lis
         data = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM (Windows editors)
         if not data.strip():
             return (None, f"{safe_line(rel)} is empty")
+        note = None
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:
             # A stray non-UTF-8 byte (say, in a branch name) should not cost the whole state.
             data = data.decode("utf-8", "replace").encode("utf-8")
+            note = f"{safe_line(rel)} is not valid UTF-8 (bad bytes are shown as \ufffd)"
         try:
-            return (decoder.decode(data), None)
+            return (decoder.decode(data), note)
         except msgspec.ValidationError as exc:
             return (None, f"{safe_line(rel)} has a wrong value: {safe_line(exc)}")
         except (msgspec.DecodeError, RecursionError, ValueError) as exc:
@@ -206,6 +226,12 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
     """List a session directory and parse what the derivation needs."""
     sid = unsurrogate(path.name)
     s = SessionFiles(id=sid, path=path)
+    if is_undecodable(path.name):
+        s.problems.append("the session's directory name is not valid UTF-8 (shown with \ufffd)")
+    elif has_control(path.name):
+        s.problems.append(
+            "the session's directory name holds control characters (shown as symbols)"
+        )
     w = _Walker(s)
     root, dirs = w.files_of(path, "")
     s.root_dirs = set(dirs)
