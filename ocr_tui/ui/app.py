@@ -29,12 +29,13 @@ from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from ocr_tui.engine import Engine, utcnow
-from ocr_tui.model.view import SessionView
+from ocr_tui.model.view import Header, SessionView
 from ocr_tui.sources.project import Project
 from ocr_tui.ui import fmt
 from ocr_tui.ui.commands import SessionCommands
 from ocr_tui.ui.messages import (
     DemoStarted,
+    HeadersChanged,
     ProjectMissing,
     SessionsChanged,
     SessionsScanned,
@@ -60,6 +61,7 @@ class OcrTuiApp(App[None]):
     # "no-project" | "loading" | "ready" | "sessions-deleted" | "project-missing"
     status: var[str] = var("loading")
     polling: var[bool] = var(False)
+    headers: var[tuple[Header, ...]] = var(())  # project-level state of some formats
 
     def __init__(
         self,
@@ -130,13 +132,18 @@ class OcrTuiApp(App[None]):
         self.engine = Engine(self.project, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
 
-    @work(exclusive=True, group="watcher", exit_on_error=False, description="watch .ocr/")
+    @work(exclusive=True, group="watcher", exit_on_error=False, description="watch the sessions")
     async def _watch(self, engine: Engine, stop: asyncio.Event) -> None:
         from ocr_tui.watch import Changed, PollingFallback, Scanned, watch_project
         from ocr_tui.watch import ProjectMissing as Missing
 
         project = engine.project
+        headers: tuple[Header, ...] = ()
         async for event in watch_project(engine, stop=stop, poll=self._poll):
+            now_headers = tuple(engine.headers[k] for k in sorted(engine.headers))
+            if now_headers != headers:
+                headers = now_headers
+                self.post_message(HeadersChanged(project, headers))
             if isinstance(event, Scanned):
                 self.post_message(SessionsScanned(project, event.sessions, event.sessions_dir))
             elif isinstance(event, Changed):
@@ -207,6 +214,11 @@ class OcrTuiApp(App[None]):
         self.sessions_signal.publish((list(message.changed), list(message.removed)))
         self._announce(events)
 
+    @on(HeadersChanged)
+    def _headers_changed(self, message: HeadersChanged) -> None:
+        if self._current(message.project):
+            self.headers = message.headers
+
     @on(ProjectMissing)
     def _project_missing(self, message: ProjectMissing) -> None:
         if not self._current(message.project):
@@ -229,6 +241,7 @@ class OcrTuiApp(App[None]):
         self.demo = message.demo
         removed = sorted(self.sessions)
         self.sessions = {}
+        self.headers = ()
         self.project = Project(message.demo.root)
         self.polling = False
         self._seen_sessions_dir = False

@@ -17,13 +17,22 @@ from ocr_tui.textsafe import safe_line
 # state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
 STATES: dict[str, tuple[str, str]] = {
     "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
+    "input": ("◆", "waiting on you: an approval gate needs a person"),
     "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
+    "alert": ("!", "needs attention: interrupted, an error, stale... (see the detail pane)"),
     "running": ("●", "running: the review or map is in progress"),
     "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
     "closed": ("✓", "closed"),
 }
 
-PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·"}
+PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·", "skipped": "⤼"}
+# Short names for the list's format column; unknown (plugin) frameworks show their own key.
+FRAMEWORKS: dict[str, tuple[str, str]] = {
+    "ocr": ("ocr", "Open Code Review"),
+    "code": ("code", "Code workflow"),
+    "analysis": ("sci", "Scientific analysis"),
+    "idumb": ("idumb", "iDumb"),
+}
 SEVERITY_KEYS = ("critical", "high", "medium", "low", "info")
 
 
@@ -33,8 +42,12 @@ def session_state(view: SessionView) -> str:
         return "problem"
     if view.status == "closed":
         return "closed"
+    if view.waiting:
+        return "input"
     if view.stalled:
         return "stalled"
+    if view.alerts:
+        return "alert"
     if view.complete:
         return "waiting"
     return "running"
@@ -42,6 +55,32 @@ def session_state(view: SessionView) -> str:
 
 def glyph(state: str) -> str:
     return STATES[state][0]
+
+
+def framework_short(framework: str) -> str:
+    return FRAMEWORKS[framework][0] if framework in FRAMEWORKS else safe_line(framework)[:6]
+
+
+def framework_label(framework: str) -> str:
+    return FRAMEWORKS[framework][1] if framework in FRAMEWORKS else safe_line(framework)
+
+
+duration = human_duration  # `45s`, `12m`, `1h 05m`; "—" for None
+
+
+TONES = {"good": "$text-success", "warn": "$text-warning", "bad": "$text-error"}
+
+
+def state_tone_style(word: str) -> str:
+    """A style for a format's own state word (success, failure, stale...)."""
+    w = word.lower()
+    if w in ("success", "completed", "done", "valid", "pass", "approved", "accepted"):
+        return "$text-success"
+    if w in ("failure", "failed", "error", "timeout", "corrupted", "rejected", "fail"):
+        return "$text-error"
+    if w in ("stale", "expired", "pending", "partial", "warn", "interrupted"):
+        return "$text-warning"
+    return "$text-muted"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -84,6 +123,7 @@ def clock_text(value: str | None, now: datetime, *, short: bool = False) -> str:
 
 def phase_bar(number: int | None, total: int) -> tuple[str, str]:
     """(done part, pending part) of a one-cell-per-phase bar."""
+    total = min(max(total, 0), 12)  # a format with very many phases still fits its column
     done = min(max(number or 0, 0), total)
     return "▰" * done, "▱" * (total - done)
 
@@ -117,11 +157,12 @@ def display_path(path: Path | str) -> str:
 
 
 def matches(view: SessionView, query: str) -> bool:
-    """Case-insensitive substring search over the id and the branch."""
+    """Case-insensitive substring search over the id, the branch, the title and the format."""
     q = query.strip().lower()
     if not q:
         return True
-    return q in view.id.lower() or (view.branch is not None and q in view.branch.lower())
+    texts = (view.id, view.branch, view.title, view.framework, framework_short(view.framework))
+    return any(t is not None and q in t.lower() for t in texts)
 
 
 def verdict_tone(verdict: str | None) -> str:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ocr_tui.model.view import SessionView
+from ocr_tui.model.view import Header, SessionView
 from ocr_tui.sources.project import Project
 
 if TYPE_CHECKING:
@@ -55,6 +55,15 @@ class SessionsChanged(Message):
         message.changed = kept + message.changed
         message.removed = sorted((set(self.removed) - newer) | gone)
         return True
+
+
+class HeadersChanged(Message):
+    """A format's project-level state (iDumb's brain) changed."""
+
+    def __init__(self, project: Project, headers: tuple[Header, ...]) -> None:
+        super().__init__()
+        self.project = project
+        self.headers = headers
 
 
 class ProjectMissing(Message):

@@ -128,6 +128,8 @@ class DocumentScreen(DrilldownScreen):
         st = message.state
         if st.rel != self.rel_path or st.status == "unchanged":
             return
+        if not self.query("#doc"):
+            return  # the screen is being dismissed (or the app is closing)
         self.state = st
         self._render_path()
         self._render_note(st)

@@ -16,6 +16,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
+from ocr_tui.model.view import Header as FormatHeader
 from ocr_tui.model.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.widgets.detail_pane import DetailPane
@@ -28,6 +29,7 @@ FILTERS = ("all", "active", "closed")
 SORTS = {"activity": "last activity", "start": "start time", "name": "name"}
 KEY = "bold $text-accent"
 LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort", "clear_search"}
+LIST_ACTIONS |= {"cycle_format", "set_format"}
 
 
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
@@ -60,10 +62,12 @@ class MainScreen(Screen):
         Binding("2", "set_filter('active')", "Show active sessions", show=False),
         Binding("3", "set_filter('closed')", "Show closed sessions", show=False),
         Binding("s", "cycle_sort", "Sort", tooltip="Last activity → start time → name"),
+        Binding("t", "cycle_format", "Format", tooltip="All formats → OCR → code workflow → …"),
         Binding("escape", "clear_search", "Clear search", show=False),
     ]
 
     filter: var[str] = var("all")
+    format: var[str] = var("all")  # a framework key, or "all"
     sort: var[str] = var("activity")
     search: var[str] = var("")
 
@@ -72,6 +76,7 @@ class MainScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static(id="filter-bar")
+        yield Static(id="headers")
         yield SearchBox(
             select_on_focus=False,
             placeholder="Search by id or branch · Enter keeps it · Esc clears",
@@ -85,6 +90,7 @@ class MainScreen(Screen):
     def on_mount(self) -> None:
         self.app.sessions_signal.subscribe(self, self._on_sessions)
         self.watch(self.app, "status", self._on_status, init=False)
+        self.watch(self.app, "headers", self._on_headers)
         if self.app.clock is None:
             self.set_interval(1.0, self._tick, name="tick")
         self.refresh_view()
@@ -92,6 +98,8 @@ class MainScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in LIST_ACTIONS and self.app.project is None:
             return False  # nothing to filter, sort or search
+        if action == "cycle_format" and self.format == "all" and len(self.formats()) < 2:
+            return False  # one format only: nothing to choose
         if action == "search" and isinstance(self.focused, SearchBox):
             return False  # a `/` typed into the search box is text
         return True
@@ -109,6 +117,16 @@ class MainScreen(Screen):
         self.refresh_bindings()
         self.refresh_view()
 
+    def _on_headers(self, headers: tuple) -> None:
+        bar = self.query_one("#headers", Static)
+        bar.display = bool(headers)
+        bar.update(Content("\n").join(header_line(h) for h in headers))
+
+    def formats(self) -> list[str]:
+        """The frameworks present, OCR first."""
+        present = {v.framework for v in self.app.sessions.values()}
+        return sorted(present, key=lambda f: (f != "ocr", f))
+
     def _tick(self) -> None:
         if not self.is_current:
             return
@@ -123,11 +141,17 @@ class MainScreen(Screen):
         views = [
             v
             for v in self.app.sessions.values()
-            if (self.filter == "all" or v.status == self.filter) and fmt.matches(v, self.search)
+            if (self.filter == "all" or v.status == self.filter)
+            and (self.format == "all" or v.framework == self.format)
+            and fmt.matches(v, self.search)
         ]
         return sort_views(views, self.sort)
 
     def refresh_view(self) -> None:
+        n = len(self.formats())
+        if n != getattr(self, "_formats_seen", 0):
+            self._formats_seen = n
+            self.refresh_bindings()
         views = self.visible()
         now = self.app.now()
         self.table.sync(views, now)
@@ -160,6 +184,9 @@ class MainScreen(Screen):
     def watch_filter(self) -> None:
         self.refresh_view()
 
+    def watch_format(self) -> None:
+        self.refresh_view()
+
     def watch_sort(self) -> None:
         self.refresh_view()
 
@@ -171,6 +198,9 @@ class MainScreen(Screen):
     def _update_bar(self, shown: int) -> None:
         total = len(self.app.sessions)
         parts: list[str | tuple[str, str]] = [("Filter: ", "$text-muted"), (self.filter, KEY)]
+        if self.format != "all" or len(self.formats()) > 1:
+            name = "all" if self.format == "all" else fmt.framework_label(self.format)
+            parts += [(" · format: ", "$text-muted"), (name, KEY)]
         if self.search:
             parts += [(" · search: ", "$text-muted"), (f"'{fmt.safe(self.search, 40)}'", KEY)]
         parts += [(" · sort: ", "$text-muted"), (SORTS[self.sort], KEY)]
@@ -220,6 +250,8 @@ class MainScreen(Screen):
         hints: list[str | Content] = []
         if self.filter != "all":
             hints.append(Content.assemble("Press ", ("1", KEY), " to show all sessions."))
+        if self.format != "all":
+            hints.append(Content.assemble("Press ", ("t", KEY), " to change the format shown."))
         if self.search:
             hints.append(Content.assemble("Press ", ("Esc", KEY), " to clear the search."))
         return _message("No sessions match", "Nothing matches the filter and search above.", *hints)
@@ -232,6 +264,16 @@ class MainScreen(Screen):
     def action_set_filter(self, name: str) -> None:
         if name in FILTERS:
             self.filter = name
+
+    def action_cycle_format(self) -> None:
+        """all → each framework present → all."""
+        order = ["all", *self.formats()]
+        if self.format not in order:
+            order.append(self.format)
+        self.format = order[(order.index(self.format) + 1) % len(order)]
+
+    def action_set_format(self, name: str) -> None:
+        self.format = name
 
     def action_cycle_sort(self) -> None:
         keys = list(SORTS)
@@ -274,11 +316,27 @@ class MainScreen(Screen):
             self.query_one("#search", Input).value = ""
             self.set_reactive(MainScreen.search, "")
             self.set_reactive(MainScreen.filter, "all")
+            self.set_reactive(MainScreen.format, "all")
             self.refresh_view()
         found = self.table.select(session_id)
         self.set_focus(self.table)
         self._show_detail()
         return found
+
+
+def header_line(h: FormatHeader) -> Content:
+    """One line per format header: `iDumb · phase … · 12 validations · ! brain stale 52 h`."""
+    parts: list[str | tuple[str, str]] = [
+        (fmt.framework_label(h.framework), "bold"),
+        (" · ", "$text-muted"),
+        fmt.safe(h.title, 40),
+    ]
+    for fact in h.facts[:4]:
+        parts += [(" · ", "$text-muted"), (f"{fmt.safe(fact.label, 14)} ", "$text-muted")]
+        parts.append((fmt.safe(fact.value, 24), fmt.TONES.get(fact.tone, "")))
+    for alert in h.alerts[:2]:
+        parts += [(" · ", "$text-muted"), (f"! {fmt.safe(alert, 40)}", "$text-warning")]
+    return Content.assemble(*parts)
 
 
 def _message(title: str, *lines: str | Content) -> Content:

@@ -20,8 +20,16 @@ from ocr_tui.ui import fmt
 
 MUTED = "$text-muted"
 TITLE = "bold $text-accent"
-MARK_STYLE = {"done": "$text-success", "current": "bold $text-accent", "pending": MUTED}
+MARK_STYLE = {
+    "done": "$text-success",
+    "current": "bold $text-accent",
+    "pending": MUTED,
+    "skipped": MUTED,
+}
+TONE_STYLE = fmt.TONES
 STATE_STYLE = {
+    "input": "bold $text-warning",
+    "alert": "$text-warning",
     "running": "$text-success",
     "waiting": "$text-warning",
     "stalled": "$text-warning",
@@ -36,6 +44,8 @@ SEVERITY_STYLE = {
     "info": MUTED,
 }
 STATE_WORDS = {
+    "input": "waiting on you: an approval is needed",
+    "alert": "needs attention (see below)",
     "running": "running",
     "waiting": "finished, waiting to be closed",
     "stalled": "stalled: no activity for a while",
@@ -60,12 +70,16 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
     width = max((len(s.label) for s in view.timeline), default=0) + 2
     rows = []
     for step in view.timeline:
+        took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
         rows.append(
             Content.assemble(
                 (fmt.PHASE_MARKS.get(step.state, "?"), MARK_STYLE.get(step.state, "")),
                 " ",
-                (fmt.safe(step.label).ljust(width), "" if step.state != "pending" else MUTED),
-                (fmt.clock_text(step.at, now, short=True), MUTED),
+                (
+                    fmt.safe(step.label).ljust(width),
+                    MUTED if step.state in ("pending", "skipped") else "",
+                ),
+                (fmt.clock_text(step.at, now, short=True) + took, MUTED),
             )
         )
     return _lines(rows) if rows else Content.styled("no phases known", MUTED)
@@ -170,6 +184,44 @@ def rounds_content(view: SessionView) -> Content:
     return _lines(rows)
 
 
+STEPS_SHOWN = 8
+
+
+def details_content(view: SessionView, now: datetime) -> Content:
+    """The middle column for formats without rounds: alerts, facts, the latest steps."""
+    rows: list[Content] = []
+    if view.waiting:
+        rows.append(Content.styled("◆ waiting on you", STATE_STYLE["input"]))
+    for alert in view.alerts:
+        rows.append(Content.assemble(("! ", "$text-warning"), (fmt.safe(alert), "$text-warning")))
+    if rows:
+        rows.append(Content(""))
+    for fact in view.facts:
+        rows.append(
+            Content.assemble(
+                (f"{fmt.safe(fact.label, 12):<13}", MUTED),
+                (fmt.safe(fact.value), TONE_STYLE.get(fact.tone, "")),
+            )
+        )
+    if view.steps:
+        if view.facts:
+            rows.append(Content(""))
+        rows.append(Content.styled(f"Steps · {len(view.steps)}", TITLE))
+        for step in view.steps[-STEPS_SHOWN:]:
+            took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
+            rows.append(
+                Content.assemble(
+                    (fmt.clock_text(step.at, now, short=True).ljust(6), MUTED),
+                    fmt.safe(step.label, 28),
+                    (f" {fmt.safe(step.state, 12)}", fmt.state_tone_style(step.state)),
+                    (took, MUTED),
+                )
+            )
+    if not rows:
+        return Content.styled("Nothing more recorded for this session.", MUTED)
+    return _lines(rows)
+
+
 def _field(name: str, value: str | Content, style: str = "") -> Content:
     value = value if isinstance(value, Content) else Content.styled(value, style)
     return Content.assemble((f"{name:<9}", MUTED), value)
@@ -177,10 +229,20 @@ def _field(name: str, value: str | Content, style: str = "") -> Content:
 
 def info_content(view: SessionView, now: datetime) -> Content:
     state = fmt.session_state(view)
-    rows = [
-        Content.styled(fmt.safe(view.id), "bold"),
-        _field("branch", fmt.safe(view.branch) if view.branch else "—"),
-        _field("workflow", f"{view.workflow} · phase {fmt.phase_fraction(view)}"),
+    rows = [Content.styled(fmt.safe(view.id), "bold")]
+    if view.framework == "ocr":
+        rows.append(_field("branch", fmt.safe(view.branch) if view.branch else "—"))
+    else:
+        rows.append(_field("format", fmt.framework_label(view.framework)))
+        if view.title:
+            rows.append(_field("title", fmt.safe(view.title, 60)))
+    badges = " · ".join(fmt.safe(b, 20) for b in view.badges)
+    rows += [
+        _field(
+            "workflow",
+            f"{fmt.safe(view.workflow)} · phase {fmt.phase_fraction(view)}"
+            + (f" · {badges}" if badges else ""),
+        ),
         _field(
             "status",
             Content.assemble(
@@ -243,7 +305,9 @@ class DetailPane(Horizontal):
                 self._set(part, Content(""))
             return
         self._set("dp-timeline", timeline_content(view, now))
-        self._set("dp-rounds-text", rounds_content(view))
+        rounds = view.framework == "ocr"
+        self.query_one("#dp-rounds").border_title = "Rounds" if rounds else "Details"
+        self._set("dp-rounds-text", rounds_content(view) if rounds else details_content(view, now))
         self._set("dp-info", info_content(view, now))
         self._set("dp-clock", clock_content(view, now))
 

@@ -22,6 +22,7 @@ from ocr_tui.ui import fmt
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("state", ""),
     ("id", "Session"),
+    ("format", "Fmt"),
     ("workflow", "Flow"),
     ("phase", "Phase"),
     ("round", "Rnd"),
@@ -32,7 +33,9 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("activity", "Activity"),
 )
 TICKING = ("elapsed", "activity")  # the only columns time alone changes
-ID_WIDTH = 26  # the full id is in the detail pane
+ID_WIDTH = 24  # the full id is in the detail pane
+LABEL_WIDTH = 20
+FLOW_WIDTH = 9
 VERDICT_WIDTH = 16
 BAR_WIDTH = 8  # cells of the phase bar (the longest workflow has 8 phases)
 
@@ -48,6 +51,8 @@ class _IdText(Text):
 
 class SessionTable(DataTable, inherit_bindings=True):
     COMPONENT_CLASSES = {
+        "session-table--input",
+        "session-table--alert",
         "session-table--running",
         "session-table--waiting",
         "session-table--stalled",
@@ -177,24 +182,29 @@ class SessionTable(DataTable, inherit_bindings=True):
     def _row(self, view: SessionView, now: datetime) -> dict[str, Cell]:
         state = fmt.session_state(view)
         done, todo = fmt.phase_bar(view.phase_number, view.phase_total)
-        pad = " " * (BAR_WIDTH - view.phase_total)
+        pad = " " * max(0, BAR_WIDTH - view.phase_total)
+        fraction = f"{fmt.phase_fraction(view):>3}" if view.phase_total else "   "
         current = view.current
         dash = (("—", "muted"),)
         cells: dict[str, Cell] = {
             "state": ((fmt.glyph(state), state),),
             "id": ((fmt.safe(view.id, ID_WIDTH), ""),),
-            "workflow": ((view.workflow, ""),),
+            "format": ((fmt.framework_short(view.framework), "muted"),),
+            "workflow": ((fmt.safe(view.workflow, FLOW_WIDTH), ""),),
             "phase": (
                 (done, "bar-done"),
                 (todo, "bar-todo"),
-                (f"{pad} {fmt.phase_fraction(view):>3} ", "muted"),
-                (fmt.safe(view.phase_label, 24), ""),
+                (f"{pad} {fraction} ", "muted"),
+                (fmt.safe(view.phase_label, LABEL_WIDTH), ""),
             ),
             "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
             "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
             "findings": ((str(current.findings), ""),) if current else dash,
             "verdict": _verdict(current.verdict if current else None),
         }
+        if view.framework != "ocr":  # no rounds: its agents, then what needs attention
+            cells["reviewers"] = dash
+            cells["verdict"] = _note(view)
         cells.update(self._clock_cells(view, now))
         return cells
 
@@ -204,6 +214,17 @@ class SessionTable(DataTable, inherit_bindings=True):
             "elapsed": ((fmt.elapsed_text(view, now), "" if view.elapsed.running else "muted"),),
             "activity": ((fmt.ago_text(view.last_activity, now), ""),),
         }
+
+
+def _note(view: SessionView) -> Cell:
+    """The verdict column for formats without verdicts: a gate, an alert, or the agents."""
+    if view.waiting:
+        return (("waiting on you", "bad"),)
+    if view.alerts:
+        return ((fmt.safe(view.alerts[0], VERDICT_WIDTH), "bad"),)
+    if view.summary:
+        return ((fmt.safe(view.summary, VERDICT_WIDTH), "muted"),)
+    return (("—", "muted"),)
 
 
 def _verdict(verdict: str | None) -> Cell:
