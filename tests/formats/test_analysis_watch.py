@@ -1,0 +1,92 @@
+"""The watcher follows scientific analysis sessions in the project and in the temp dir."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from ocr_tui.engine import Engine
+from ocr_tui.sources.analysis import AnalysisSource
+from ocr_tui.sources.project import Project
+from ocr_tui.watch import Changed, Scanned, watch_project
+from tests.formats.test_analysis import example
+
+TIMEOUT = 10.0
+
+
+def put(path: Path, obj: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj))
+    os.replace(tmp, path)
+
+
+@pytest.mark.parametrize("poll", [False, True])
+def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
+    tmp_dir = tmp_path_factory.mktemp("fake-tmp")
+    root = tmp_path / "proj"
+    put(root / ".scientific-analysis-session" / "session-state.json", example(current_phase=1))
+    engine = Engine(Project(root), sources=[AnalysisSource(root, tmp_dir=tmp_dir)])
+    mine = {"output_directory": str(root)}
+
+    async def main():
+        events: list = []
+        new = asyncio.Event()
+        stop = asyncio.Event()
+
+        async def run():
+            async for ev in watch_project(engine, stop=stop, poll=poll):
+                events.append(ev)
+                new.set()
+
+        async def wait_for(pred):
+            async def inner():
+                seen = 0
+                while True:
+                    for ev in events[seen:]:
+                        if pred(ev):
+                            return ev
+                    seen = len(events)
+                    new.clear()
+                    await new.wait()
+
+            return await asyncio.wait_for(inner(), TIMEOUT)
+
+        def changed(vid, test):
+            return lambda ev: isinstance(ev, Changed) and any(
+                v.id == vid and test(v) for v in ev.sessions
+            )
+
+        task = asyncio.create_task(run())
+        try:
+            ev = await wait_for(lambda ev: isinstance(ev, Scanned))
+            assert [v.id for v in ev.sessions] == ["project"]
+            # The live session advances.
+            f = root / ".scientific-analysis-session" / "session-state.json"
+            put(f, example(current_phase=2))
+            await wait_for(changed("project", lambda v: v.phase_number == 3))
+            # A fallback session appears in the temp dir: found by poll, then watched.
+            d = tmp_dir / "scientific-analysis-architect-session-20260204-143022-7"
+            put(d / "session-state.json", example(current_phase=1, config=mine))
+            await wait_for(changed("tmp-20260204-143022-7", lambda v: v.phase_number == 2))
+            put(d / "session-state.json", example(current_phase=5, config=mine))
+            await wait_for(changed("tmp-20260204-143022-7", lambda v: v.phase_number == 6))
+            # The skill's cleanup renames it.
+            os.rename(d, d.with_name(d.name + ".archive"))
+            await wait_for(
+                lambda ev: isinstance(ev, Changed) and "tmp-20260204-143022-7" in ev.removed
+            )
+            await wait_for(changed("tmp-20260204-143022-7.archive", lambda v: v.status == "closed"))
+        finally:
+            stop.set()
+            task.cancel()
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+
+    asyncio.run(main())
