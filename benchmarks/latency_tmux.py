@@ -1,0 +1,146 @@
+"""Change-to-screen latency in a real terminal: the dashboard runs in tmux; we make a change
+and poll `tmux capture-pane` (through a control-mode client, ~0.1 ms a capture) until the pane
+shows the new value. 50 trials each of: state.json replaced (the phase moves: the row's `n/8`
+changes), a reviewer file added (the row's reviewer count goes up), ocr.db replaced (the db
+session's phase moves). Baseline: latency.py's loop that re-reads everything once a second."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+from benchmarks import latency
+from benchmarks.common import report
+from benchmarks.term import app_pane, row_of
+from benchmarks.trees import REVIEW_PHASES, iso, write_state
+
+TRIALS = latency.TRIALS
+SID = "2026-11-20-tmuxbench"
+DB_SID = "2026-11-20-tmuxdb"
+TIMEOUT_S = 5.0
+
+
+def _db(root: Path, phase: int) -> float:
+    db = root / ".ocr" / "data" / "ocr.db"
+    tmp = db.with_name(f"ocr.db.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    con = sqlite3.connect(tmp)
+    con.execute(
+        "CREATE TABLE sessions (id TEXT PRIMARY KEY, branch TEXT, status TEXT, "
+        "workflow_type TEXT, current_phase TEXT, phase_number INT, current_round INT, "
+        "current_map_run INT, started_at TEXT, updated_at TEXT, session_dir TEXT)"
+    )
+    now = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    key, _ = REVIEW_PHASES[phase - 1]
+    con.execute(
+        "INSERT INTO sessions VALUES (?, 'tmuxdb', 'active', 'review', ?, ?, 1, 1, ?, ?, '')",
+        (DB_SID, key, phase, now, now),
+    )
+    con.commit()
+    con.close()
+    t0 = time.perf_counter()
+    os.replace(tmp, db)
+    return t0
+
+
+def _state(root: Path, phase: int) -> float:
+    key, _ = REVIEW_PHASES[phase - 1]
+    now = iso(datetime.now(UTC))
+    return write_state(
+        root / ".ocr" / "sessions" / SID,
+        current_phase=key,
+        phase_number=phase,
+        status="active",
+        workflow_type="review",
+        updated_at=now,
+    )
+
+
+def _review(root: Path, n: int) -> float:
+    rdir = root / ".ocr" / "sessions" / SID / "rounds" / "round-1" / "reviews"
+    rdir.mkdir(parents=True, exist_ok=True)
+    tmp = rdir / f".r{n}.tmp"
+    tmp.write_text(f"## Findings\n### Finding 1: t{n}\n- **Severity**: High\n")
+    t0 = time.perf_counter()
+    os.replace(tmp, rdir / f"bench-{n}.md")
+    return t0
+
+
+def _phase_shown(sid: str, phase: int):
+    return lambda screen: f" {phase}/8 " in row_of(screen, sid)
+
+
+def _reviewers_shown(count: int):
+    pattern = re.compile(r"\bR1\s+(\d+)\b")
+
+    def cond(screen: str) -> bool:
+        m = pattern.search(row_of(screen, SID))
+        return m is not None and int(m.group(1)) == count
+
+    return cond
+
+
+def make_project() -> Path:
+    root = Path(tempfile.mkdtemp(prefix="ocr-bench-tmux-"))
+    (root / ".ocr" / "sessions" / DB_SID).mkdir(parents=True)
+    (root / ".ocr" / "data").mkdir()
+    (root / ".ocr" / "sessions" / SID / "rounds" / "round-1" / "reviews").mkdir(parents=True)
+    _state(root, 1)
+    _db(root, 1)
+    return root
+
+
+def bench_tmux(root: Path) -> dict[str, list[float]]:
+    results: dict[str, list[float]] = {k: [] for k in ("state", "review", "db")}
+    with app_pane(root) as pane:
+        if pane.wait(lambda s: " 1/8 " in row_of(s, SID) and " 1/8 " in row_of(s, DB_SID)) is None:
+            raise RuntimeError(f"the app never showed both sessions:\n{pane.capture()}")
+        phase = {"state": 1, "db": 1}
+        for kind in ("state", "review", "db"):
+            for n in range(1, TRIALS + 1):
+                time.sleep(0.03)  # let the previous change settle: trials are independent
+                if kind == "review":
+                    t0, cond = _review(root, n), _reviewers_shown(n)
+                else:
+                    phase[kind] = phase[kind] % 7 + 1
+                    if kind == "state":
+                        t0, cond = _state(root, phase[kind]), _phase_shown(SID, phase[kind])
+                    else:
+                        t0, cond = _db(root, phase[kind]), _phase_shown(DB_SID, phase[kind])
+                seen = pane.wait(cond, TIMEOUT_S, interval=0.0005)
+                if seen is not None:
+                    results[kind].append((seen[0] - t0) * 1000)
+    return results
+
+
+NAMES = {"state": "state.json replaced", "review": "reviewer file added", "db": "ocr.db replaced"}
+
+
+def main() -> None:
+    print(f"# latency in tmux: write -> pane shows it ({TRIALS} trials each)")
+    root = make_project()
+    try:
+        results = bench_tmux(root)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    base = latency.baseline()
+    for kind, times in results.items():
+        report(
+            f"tmux pane, {NAMES[kind]}",
+            times,
+            baseline_ms=base,
+            median_max=30,
+            p95_max=80,
+            bench="1. latency, on screen (tmux)",
+            expected=TRIALS,
+        )
+
+
+if __name__ == "__main__":
+    main()
