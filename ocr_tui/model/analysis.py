@@ -5,6 +5,7 @@ field, not a lost session (no IO here)."""
 
 from __future__ import annotations
 
+import functools
 import types
 from collections import Counter
 from collections.abc import Callable
@@ -140,9 +141,12 @@ def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
             problems.append(f"{where} is not an object: ignored")
         return cls()
     obj = _undot(obj)
+    try:  # the common case: everything converts at once
+        return msgspec.convert(obj, cls, strict=False)
+    except (msgspec.ValidationError, RecursionError, TypeError, ValueError):
+        pass
     values: dict[str, Any] = {}
-    hints = msgspec.structs.fields(cls)
-    for f in hints:
+    for f in _fields(cls):
         if f.name not in obj or obj[f.name] is None:
             continue
         raw, typ, name = obj[f.name], _optional(f.type), f"{where}.{f.name}" if where else f.name
@@ -183,6 +187,11 @@ def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
         if ok:
             values[f.name] = value
     return cls(**values)
+
+
+@functools.cache
+def _fields(cls: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
+    return msgspec.structs.fields(cls)
 
 
 def _bad_item(item: Any, where: str, problems: list[str]) -> bool:

@@ -398,6 +398,7 @@ class _Docs:
 
     def __init__(self, src: AnalysisSource, session: Path, output_dir: str | None) -> None:
         self.session = os.path.normpath(os.path.abspath(session))
+        self.real_session = os.path.realpath(self.session)
         bases = [self.session]
         if output_dir and os.path.isabs(output_dir) and src._in_root(output_dir):
             bases.append(os.path.normpath(output_dir))
@@ -414,15 +415,21 @@ class _Docs:
         if isinstance(raw, str) and raw.strip() and "\x00" not in raw:
             for base in [""] if os.path.isabs(raw) else self.bases:
                 cand = os.path.normpath(os.path.join(base, raw))
-                if not (_inside(cand, (self.session,)) or self.src._in_root(cand)):
-                    continue
-                if os.path.isfile(cand):
+                if os.path.isfile(cand) and self._allowed(cand):
                     found = os.path.relpath(cand, self.session)
                     break
             if found is None:
                 self.missing += 1
         self._memo[raw] = found
         return found
+
+    def _allowed(self, cand: str) -> bool:
+        """Inside the session dir or the project root, symbolic links resolved."""
+        try:
+            real = os.path.realpath(cand)
+        except (OSError, ValueError):
+            return False
+        return _inside(real, (self.real_session, *self.src._tops))
 
 
 def _read_capped(path: Path, problems: list[str]) -> bytes | None:

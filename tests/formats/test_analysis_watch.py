@@ -57,8 +57,8 @@ def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
             return await asyncio.wait_for(inner(), TIMEOUT)
 
         def changed(vid, test):
-            return lambda ev: isinstance(ev, Changed) and any(
-                v.id == vid and test(v) for v in ev.sessions
+            return lambda ev: (
+                isinstance(ev, Changed) and any(v.id == vid and test(v) for v in ev.sessions)
             )
 
         task = asyncio.create_task(run())
