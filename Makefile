@@ -26,5 +26,13 @@ bench: $(STAMP)
 screenshots: $(STAMP)
 	$(BIN)/python -m ocr_tui.ui.screenshots screenshots
 
+# Longer property-test runs: FUZZ_EXAMPLES sequences of up to 40 actions on every native
+# watcher backend (ROBUSTNESS_POLL=1 adds polling). Not derandomized: each run explores anew.
+FUZZ_EXAMPLES ?= 5000
+fuzz: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz ROBUSTNESS_EXAMPLES=$(FUZZ_EXAMPLES) \
+		$(BIN)/python -m pytest tests/robustness/test_stateful.py -q -p no:cacheprovider \
+		--hypothesis-show-statistics
+
 clean:
 	rm -rf $(VENV) .pytest_cache build dist *.egg-info

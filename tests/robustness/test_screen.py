@@ -1,0 +1,126 @@
+"""The dashboard on every hostile input: it starts, lists every session, opens the hostile
+session and its documents, and no raw control sequence is on the rendered screen."""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+
+import pytest
+
+from ocr_tui.sources.project import find_project
+from ocr_tui.ui.app import make_app
+
+from . import cases_db  # noqa: F401 - registers the ocr.db cases
+from .cases import CASES, SECRET, make_project
+from .support import assert_terminal_safe, clock, fresh_scan, tree_digest
+
+SIZE = (120, 36)
+# The big ones cost seconds to draw and add nothing here that the smaller ones do not test.
+MAX_DOCS = 2  # documents opened per hostile session (each costs a screen)
+SKIP = {"reviewers_10000": "10,000 rows: tests/robustness/test_hostile covers the outputs"}
+
+
+async def wait_until(pilot, predicate, timeout: float = 20.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
+        await pilot.pause(0.05)
+
+
+def screen_checked(app, where: str) -> str:
+    """The screen as rendered (an SVG of it): every character checked, its text returned."""
+    svg = app.export_screenshot()
+    assert_terminal_safe(svg, f"the rendered screen ({where})")
+    runs = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    return html.unescape("".join(runs)).replace("\xa0", " ")
+
+
+def _writes_db(name: str) -> bool:
+    return CASES[name].__module__.endswith("cases_db") or "db" in name
+
+
+TOGETHER = sorted(n for n in set(CASES) - set(SKIP) if not _writes_db(n))
+ALONE = sorted(n for n in set(CASES) - set(SKIP) if _writes_db(n))
+
+
+async def _show(app, pilot, views, cases) -> str:
+    """Open the list, then each hostile session and its documents; every screen checked."""
+    await wait_until(pilot, lambda: app.status != "loading", what="the first scan")
+    table = app.main_screen.table
+    await wait_until(pilot, lambda: table.row_count == len(views), what="every row")
+    assert set(app.sessions) == set(views)
+    await pilot.pause()
+    shown = screen_checked(app, "session list")
+    for case in cases:
+        if case.sid is None:
+            continue
+        app.open_session(case.sid)
+        await wait_until(pilot, lambda: len(app.screen_stack) == 2, what=case.sid)
+        await pilot.pause()
+        shown += screen_checked(app, f"session {case.sid!r}")
+        for rel in case.docs[:MAX_DOCS]:
+            app.open_document(case.sid, rel)
+            await wait_until(pilot, lambda: len(app.screen_stack) == 3, what=rel)
+            await pilot.pause(0.05)
+            shown += screen_checked(app, f"document {rel!r}")
+            app.pop_screen()
+            await wait_until(pilot, lambda: len(app.screen_stack) == 2, what="back")
+        app.pop_screen()
+        await wait_until(pilot, lambda: len(app.screen_stack) == 1, what="the list")
+    return shown
+
+
+async def _run(tmp_path, monkeypatch, names: list[str]) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    root = make_project(tmp_path / "proj")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    cases = [CASES[n](root, outside) for n in names]
+    views = fresh_scan(root)
+    digest = tree_digest(tmp_path)
+    app = make_app(find_project(root), clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        shown = await _show(app, pilot, views, cases)
+        assert SECRET not in shown
+    assert tree_digest(tmp_path) == digest
+
+
+async def test_dashboard_on_every_hostile_session_at_once(tmp_path, monkeypatch) -> None:
+    """One project holding every hostile session that does not write ocr.db."""
+    await _run(tmp_path, monkeypatch, TOGETHER)
+
+
+@pytest.mark.parametrize("name", ALONE)
+async def test_dashboard_on_hostile_ocr_db(name: str, tmp_path, monkeypatch) -> None:
+    await _run(tmp_path, monkeypatch, [name])
+
+
+async def test_dashboard_says_when_it_falls_back_to_polling(tmp_path, monkeypatch) -> None:
+    from ocr_tui import inotify
+
+    if not inotify.available():
+        pytest.skip("inotify is Linux-only")
+
+    def refuse(self, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(inotify.Inotify, "_add", refuse)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    root = make_project(tmp_path / "proj")
+    notes: list[str] = []
+    app = make_app(find_project(root), clock=clock)
+    real_notify = app.notify
+
+    def notify(message, **kw):
+        notes.append(str(message))
+        return real_notify(message, **kw)
+
+    monkeypatch.setattr(app, "notify", notify)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.polling, what="the polling fallback")
+        assert any("No space left on device" in n for n in notes)
+        await wait_until(pilot, lambda: app.main_screen.table.row_count == 2, what="the rows")
+        screen_checked(app, "polling")
