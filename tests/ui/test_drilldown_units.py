@@ -69,3 +69,24 @@ def test_load_document_limits(tmp_path: Path) -> None:
     assert load_document(str(tmp_path), "link.md").status == "error"
     assert load_document(str(tmp_path), "../etc/passwd").status == "error"
     assert not rel_is_safe("/etc/passwd") and rel_is_safe("rounds/round-1/final.md")
+
+
+def test_document_paths_may_climb_but_never_leave_the_project(tmp_path):
+    root = tmp_path / "proj"
+    session = root / ".claude" / ".docs" / "260110-x"
+    session.mkdir(parents=True)
+    (root / ".claude" / ".specs").mkdir()
+    (root / ".claude" / ".specs" / "x.md").write_text("# spec\n")
+    (tmp_path / "secret.md").write_text("outside\n")
+    (session / "state.json").write_text("{}")
+    ok = load_document(str(session), "../../.specs/x.md", root=str(root))
+    assert ok.status == "ok" and "spec" in ok.text
+    # a session file's directory is the base
+    assert (
+        load_document(str(session / "state.json"), "../../.specs/x.md", root=str(root)).status
+        == "ok"
+    )
+    out = load_document(str(session), "../../../../secret.md", root=str(root))
+    assert out.status == "error" and "outside" not in (out.text or "")
+    os.symlink(tmp_path, session / "up")  # a directory link leading out
+    assert load_document(str(session), "up/secret.md", root=str(root)).status == "error"

@@ -2,7 +2,7 @@
 
 The text returned has passed through `safe_block`, so no control sequence from the file can
 reach the terminal. At most `MAX_RENDER` bytes are read; binary files, symbolic links and
-paths outside the session are refused with a message instead.
+paths outside the project are refused with a message instead.
 """
 
 from __future__ import annotations
@@ -32,11 +32,17 @@ class DocState:
 
 
 def rel_is_safe(rel: str) -> bool:
-    """A relative path inside the session: no absolute path, no `..`, no backslashes."""
+    """A plain relative path: not absolute, no backslashes or NULs. (`..` is allowed: where it
+    leads is checked against the project root by `inside`.)"""
     if not rel or "\\" in rel or "\x00" in rel:
         return False
-    p = PurePosixPath(rel)
-    return not p.is_absolute() and ".." not in p.parts
+    return not PurePosixPath(rel).is_absolute()
+
+
+def inside(path: str, root: str) -> bool:
+    """Does `path`, with every symbolic link resolved, stay under `root`?"""
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip(os.sep) + os.sep)
 
 
 def human_size(n: int) -> str:
@@ -48,12 +54,21 @@ def human_size(n: int) -> str:
 
 
 def load_document(
-    session_dir: str, rel: str, known: tuple | None = None, *, cap: int = MAX_RENDER
+    session_dir: str,
+    rel: str,
+    known: tuple | None = None,
+    *,
+    cap: int = MAX_RENDER,
+    root: str | None = None,
 ) -> DocState:
-    """Stat `session_dir/rel`; read it unless its (size, mtime, inode) equals `known`."""
-    if not rel_is_safe(rel):
-        return DocState(rel=rel, status="error", message="not a path inside the session")
+    """Stat `session_dir/rel`; read it unless its (size, mtime, inode) equals `known`.
+    `session_dir` may be a session file (its directory is used). The path must stay inside
+    `root` (the project; default: the session directory)."""
+    if os.path.isfile(session_dir):
+        session_dir = os.path.dirname(session_dir)
     path = os.path.join(session_dir, rel)
+    if not rel_is_safe(rel) or not inside(path, root or session_dir):
+        return DocState(rel=rel, status="error", message="not a path inside the project")
     try:
         st = os.lstat(path)
     except FileNotFoundError:

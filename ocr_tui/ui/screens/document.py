@@ -115,11 +115,13 @@ class DocumentScreen(DrilldownScreen):
     def load(self, known: tuple | None = None) -> None:
         if self.session_dir is None:
             return
-        self._load(self.session_dir, self.rel_path, known)
+        project = getattr(self.app, "project", None)
+        root = str(project.root) if project is not None else None
+        self._load(self.session_dir, self.rel_path, known, root)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="document")
-    def _load(self, session_dir: str, rel: str, known: tuple | None) -> None:
-        state = load_document(session_dir, rel, known)
+    def _load(self, session_dir: str, rel: str, known: tuple | None, root: str | None) -> None:
+        state = load_document(session_dir, rel, known, root=root)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Loaded(state))
 

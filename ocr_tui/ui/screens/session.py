@@ -30,6 +30,7 @@ from ocr_tui.ui.screens.drilldown import (
 )
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
+from ocr_tui.ui.widgets.format_panes import FormatPanes
 
 ROUND_COLUMNS = [
     ("round", "Round"),
@@ -77,6 +78,7 @@ class SessionScreen(DrilldownScreen):
                     yield DrillTable(DOC_COLUMNS, id="documents", show_header=False)
                     yield Static("No documents yet.", id="docs-empty", classes="dd-empty")
             with Vertical(id="session-right"):
+                yield FormatPanes(id="format-panes")
                 with Vertical(id="rounds-pane", classes="dd-pane") as pane:
                     pane.border_title = "Rounds"
                     yield DrillTable(ROUND_COLUMNS, id="rounds")
@@ -90,7 +92,7 @@ class SessionScreen(DrilldownScreen):
         yield Footer()
 
     def after_mount(self) -> None:
-        for table_id in ("#rounds", "#documents", "#runs"):
+        for table_id in ("#rounds", "#steps", "#documents", "#runs"):
             table = self.query_one(table_id, DrillTable)
             if table.display and table.row_count:
                 table.focus()
@@ -117,6 +119,10 @@ class SessionScreen(DrilldownScreen):
         self.query_one("#session-title", Static).update(Content.assemble(*title))
         self._render_meta(view)
         self.query_one("#timeline", Static).update(timeline_content(view))
+        panes = self.query_one(FormatPanes)
+        panes.display = view.framework != "ocr"
+        if panes.display:
+            panes.show(view, self.now())
         self._render_rounds(view)
         self._render_runs(view)
         self._render_docs(view)
@@ -149,8 +155,9 @@ class SessionScreen(DrilldownScreen):
             previous = rnd
         table.sync_rows(rows)
         table.display = bool(rows)
-        self.query_one("#rounds-empty").display = not rows and view.workflow == "review"
-        self.query_one("#rounds-pane").display = bool(rows) or view.workflow == "review"
+        review = view.workflow == "review" and view.framework == "ocr"
+        self.query_one("#rounds-empty").display = not rows and review
+        self.query_one("#rounds-pane").display = bool(rows) or review
 
     def _round_cells(self, view: SessionView, rnd: Round, prev: Round | None, most: int) -> list:
         muted = theme_style(self, "foreground-muted")
@@ -252,12 +259,17 @@ class SessionScreen(DrilldownScreen):
         if event.row_key.value is not None:
             self.app.push_screen(RoundScreen(self.session_id, int(event.row_key.value)))
 
-    @on(DataTable.RowSelected, "#documents, #runs")
+    @on(DataTable.RowSelected, "#documents, #runs, #steps")
     def _open_document(self, event: DataTable.RowSelected) -> None:
         from ocr_tui.ui.screens.document import DocumentScreen
 
         rel = event.row_key.value
-        if rel and rel.endswith(".md"):
+        if event.data_table.id == "steps":
+            rel = self.query_one(FormatPanes).documents.get(rel or "")
+            if rel is None:
+                self.notify("This step has no document.", severity="information", markup=False)
+                return
+        if rel and (rel.endswith(".md") or event.data_table.id != "runs"):
             self.app.push_screen(DocumentScreen(self.session_id, rel))
 
     def action_current_round(self) -> None:
@@ -324,12 +336,18 @@ def timeline_content(view: SessionView) -> Content:
     for step in view.timeline:
         if step.state == "done":
             mark, style = "✓", "$success"
+        elif step.state == "skipped":
+            mark, style = "⤼", "$foreground-muted"
         elif step.state == "current":
             mark, style = ("■", "$foreground-muted") if closed_early else ("▶", "bold $accent")
         else:
             mark, style = ("–", "$foreground-muted") if closed_early else ("·", "$foreground-muted")
         label = safe_line(f"{step.number} {step.label}")[:22].ljust(22)
         when = fmt_time(step.at, view.started_at) if step.at else ""
+        if step.seconds is not None:
+            when += f" ({human_duration(step.seconds)})"
+        if step.state == "skipped":
+            when += " skipped"
         lines.append(
             Content.assemble(
                 (f"{mark} ", style),
