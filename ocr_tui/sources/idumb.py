@@ -64,7 +64,8 @@ class IdumbSource(Source):
         self.base = root / IDUMB
         self._files = FileCache()
         self._aux: _Aux | None = None
-        self._expiry: dict[str, datetime] = {}
+        self._expiry: dict[str, datetime] = {}  # by view path: the engine may rename ids
+        self._owner: str | None = None  # the session the metrics were last shown on
 
     # -- where ------------------------------------------------------------------------------
 
@@ -116,12 +117,11 @@ class IdumbSource(Source):
             elif kind == "state":
                 t.header = True
             elif kind == "aux":
-                old = self._aux.metrics if self._aux else None
+                old = self._owner
                 self._aux = None
                 if path.parts[-1] == METRICS[-1]:
-                    new = self._shared().metrics
-                    t.keys |= {m.sessionId for m in (old, new) if m and m.sessionId}
-                    t.relist = bool(t.keys)
+                    self._shared()
+                    t.keys |= {sid for sid in (old, self._owner) if sid}
                 else:
                     t.everything = True
                 t.header = True
@@ -133,7 +133,7 @@ class IdumbSource(Source):
     # -- what -------------------------------------------------------------------------------
 
     def expires(self, view: SessionView) -> datetime | None:
-        return self._expiry.get(view.id)
+        return self._expiry.get(view.path)
 
     def _shared(self) -> _Aux:
         if self._aux is None:
@@ -148,19 +148,20 @@ class IdumbSource(Source):
             )
             aux.delegations = store.delegations if store else []
             self._aux = aux
+            self._owner = aux.metrics.sessionId if aux.metrics else None
         return self._aux
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         try:
             return self._derive(key, path, now)
         except Exception as exc:  # pragma: no cover - a last guard: the session stays listed
-            self._expiry.pop(key, None)
+            self._expiry.pop(str(path), None)
             return _broken(key, path, f"could not be read: {type(exc).__name__}: {exc}")
 
     def _derive(self, key: str, path: Path, now: datetime) -> SessionView:
         problems: list[str] = []
         facts: list[Fact] = []
-        meta, path = self._pick_copy(key, path, problems, facts)
+        meta, chosen = self._pick_copy(key, path, problems, facts)
         m = meta or M.SessionMeta()
         sid = m.sessionId or key
 
@@ -177,7 +178,7 @@ class IdumbSource(Source):
         last = updated or created
         if last is None:
             try:
-                last = from_mtime(os.stat(path).st_mtime)
+                last = from_mtime(os.stat(chosen).st_mtime)
                 if meta is not None:
                     problems.append("no lastUpdated or createdAt: idle time from the file's time")
             except OSError:
@@ -277,10 +278,11 @@ class IdumbSource(Source):
 
         number, total = M.phase_position(phase_text)
         future = [t for t in expiry if t > now]
+        self._expiry.pop(str(path), None)  # (path may now be the other copy)
         if future:
-            self._expiry[key] = min(future)
+            self._expiry[str(chosen)] = min(future)
         else:
-            self._expiry.pop(key, None)
+            self._expiry.pop(str(chosen), None)
         since = created or last
         seconds = None
         if since is not None:
@@ -307,7 +309,7 @@ class IdumbSource(Source):
             current_map_run=None,
             map_runs=[],
             problems=list(dict.fromkeys(problems)),
-            path=str(path),
+            path=str(chosen),
             timeline=[],
             documents=[],
             framework=self.framework,
