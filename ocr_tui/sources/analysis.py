@@ -393,8 +393,8 @@ class AnalysisSource(Source):
 class _Docs:
     """Output paths as documents relative to the session dir: relative paths are looked up in
     the session dir, then the output directory (when inside the project), then the project
-    root; absolute ones are kept when inside the project root or the session dir. Only files
-    that exist are offered; `missing` counts the others."""
+    root; absolute ones are kept when inside the project root or the session dir. Markdown
+    files that exist are offered; `missing` counts the others."""
 
     def __init__(self, src: AnalysisSource, session: Path, output_dir: str | None) -> None:
         self.session = os.path.normpath(os.path.abspath(session))
@@ -412,7 +412,7 @@ class _Docs:
         if raw in self._memo:
             return self._memo[raw]
         found = None
-        if isinstance(raw, str) and raw.strip() and "\x00" not in raw:
+        if raw.lower().endswith(".md") and "\x00" not in raw:  # documents are markdown
             for base in [""] if os.path.isabs(raw) else self.bases:
                 cand = os.path.normpath(os.path.join(base, raw))
                 if os.path.isfile(cand) and self._allowed(cand):

@@ -178,8 +178,10 @@ def test_absolute_outputs_inside_root_or_session_only(tmp_path, tmp_path_factory
     inside.parent.mkdir()
     inside.write_text("x")
     (tmp_path / "link.md").symlink_to(outside)
+    (tmp_path / "corrections-manifest.json").write_text("{}")
     state = example(
         outputs={
+            "corrections_manifest": "corrections-manifest.json",  # not markdown: not a document
             "research_structure": str(inside),
             "chapter_plans": [str(outside), "../../../../../../etc/passwd", "link.md"],
         }
