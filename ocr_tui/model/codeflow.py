@@ -149,9 +149,8 @@ def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
         try:
             good[f.name] = msgspec.convert(obj[name], f.type, strict=False)
         except (msgspec.ValidationError, RecursionError, TypeError, ValueError):
-            problems.append(
-                f"{where}.{name} has the wrong type ({type(obj[name]).__name__}): ignored"
-            )
+            at = f"{where}.{name}" if where else name
+            problems.append(f"{at} has the wrong type ({type(obj[name]).__name__}): ignored")
     return cls(**good)
 
 

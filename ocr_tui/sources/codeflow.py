@@ -111,6 +111,7 @@ class CodeWorkflowSource(Source):
         except OSError as exc:
             problems.append(f"state.json cannot be read: {exc.strerror or exc}")
             return None, st.st_mtime
+        data = data.removeprefix(b"\xef\xbb\xbf")  # a BOM from a Windows editor
         if not data.strip():
             problems.append("state.json is empty")
             return None, st.st_mtime
@@ -205,7 +206,7 @@ class CodeWorkflowSource(Source):
         self._top = self._real_root()
         raw, mtime = self._read_state(path, problems)
         state = raw or {}
-        top = C.lenient(state, C.CodeState, "state.json", problems) if raw else C.CodeState()
+        top = C.lenient(state, C.CodeState, "", problems) if raw else C.CodeState()
         phases = C.read_phases(state.get("phases"), problems) if raw is not None else None
         decisions = C.read_decisions(state, problems)
         spec = C.read_spec(state.get("spec"), problems)
@@ -259,7 +260,9 @@ class CodeWorkflowSource(Source):
             if p.report:
                 doc = self._doc(path, p.report, False) or self._doc(path, p.report, True)
                 if doc is None:
-                    problems.append(f"{p.label.lower()} report {C._q(p.report)} not found")
+                    problems.append(
+                        f"{p.label.lower()} report {C._q(p.report)} not found in the project"
+                    )
                 elif doc not in documents:
                     documents.append(doc)
             if p.skipped:

@@ -337,3 +337,27 @@ def test_any_json_object_gives_a_view(tmp_path_factory, doc) -> None:
     assert len(v.timeline) == 6
     assert v.phase_number is None or 0 <= v.phase_number <= 6
     src.expires(v)
+
+
+def test_report_paths_relative_to_the_root_or_absolute(tmp_path: Path) -> None:
+    st = example()
+    d = write_state(tmp_path, b"\xef\xbb\xbf" + json.dumps(st).encode())  # with a BOM
+    write_docs(tmp_path)
+    st["phases"]["research"]["report"] = f".claude/.docs/{SID}/research-report.md"
+    st["phases"]["plan"]["report"] = str(d / "plan-report.md")
+    (tmp_path.parent / f"{tmp_path.name}-outside.md").write_text("x")
+    (d / "review-report.md").unlink()
+    (d / "review-report.md").symlink_to(tmp_path.parent / f"{tmp_path.name}-outside.md")
+    write_state(tmp_path, st)
+    v, _ = derive(tmp_path)
+    docs = [s.document for s in v.timeline]
+    assert docs[1] == "research-report.md" and docs[2] == "plan-report.md"
+    assert docs[5] is None  # a link out of the project is not offered
+    assert any("review report" in p for p in v.problems)
+    assert not any("outside" in x for x in v.documents)
+
+
+def test_bom_is_tolerated(tmp_path: Path) -> None:
+    write_state(tmp_path, b"\xef\xbb\xbf" + json.dumps(example()).encode())
+    v, _ = derive(tmp_path)
+    assert v.complete and not any("JSON" in p for p in v.problems)
