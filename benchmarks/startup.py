@@ -118,45 +118,77 @@ def bench_size(n: int) -> None:
         w1, rss1, out1 = run([sys.executable, "-c", SCAN, str(root)], c1)
         w2, rss2, out2 = run([sys.executable, "-c", SCAN, str(root)], c1)
         s1, s2 = json.loads(out1)["s"], json.loads(out2)["s"]
-        figure(B, f"{n:>6}: Engine.scan, first start (process)", f"{w1 * 1000:.0f} ms",
-               baseline=base)  # fmt: skip
-        figure(B, f"{n:>6}: Engine.scan, second start (cache)", f"{w2 * 1000:.0f} ms",
-               baseline=f"{w1 / w2:.1f}x faster than first",
-               target=">= 3x faster" if n == 10_000 else "", ok=w1 / w2 >= 3)  # fmt: skip
-        print(f"#   in-process import+scan: first {s1 * 1000:.0f} ms, second {s2 * 1000:.0f} ms;"
-              f" peak RSS {rss1:.0f} / {rss2:.0f} MB")  # fmt: skip
+        figure(
+            B, f"{n:>6}: Engine.scan, first start (process)", f"{w1 * 1000:.0f} ms", baseline=base
+        )
+        figure(
+            B,
+            f"{n:>6}: Engine.scan, second start (cache)",
+            f"{w2 * 1000:.0f} ms",
+            baseline=f"{w1 / w2:.1f}x faster than first",
+            target=">= 3x faster" if n == 10_000 else "",
+            ok=w1 / w2 >= 3,
+        )
+        print(
+            f"#   in-process import+scan: first {s1 * 1000:.0f} ms, second {s2 * 1000:.0f} ms;"
+            f" peak RSS {rss1:.0f} / {rss2:.0f} MB"
+        )
         # status --json
         c2 = str(tmp / "status")
         w1, rss1, out = run([EXE, "status", str(root), "--json"], c2)
         w2, rss2, _ = run([EXE, "status", str(root), "--json"], c2)
         got = len(json.loads(out)["sessions"])
         assert got == n, f"status --json listed {got} of {n} sessions"
-        figure(B, f"{n:>6}: status --json, first / second", f"{w1 * 1000:.0f} / {w2 * 1000:.0f} ms",
-               baseline=f"{w1 / w2:.1f}x; peak RSS {rss1:.0f} / {rss2:.0f} MB")  # fmt: skip
+        figure(
+            B,
+            f"{n:>6}: status --json, first / second",
+            f"{w1 * 1000:.0f} / {w2 * 1000:.0f} ms",
+            baseline=f"{w1 / w2:.1f}x; peak RSS {rss1:.0f} / {rss2:.0f} MB",
+        )
         # the app in tmux
         c3 = str(tmp / "app")
         first = app_start(root, n, ids[0], c3)
         second = app_start(root, n, ids[0], c3)
         big = n == 10_000
-        figure(B, f"{n:>6}: app in tmux, list shown (first start)", f"{first['list'] * 1000:.0f} ms",
-               target="<= 1500 ms" if big else "", ok=first["list"] <= 1.5)  # fmt: skip
+        figure(
+            B,
+            f"{n:>6}: app in tmux, list shown (first start)",
+            f"{first['list'] * 1000:.0f} ms",
+            target="<= 1500 ms" if big else "",
+            ok=first["list"] <= 1.5,
+        )
         figure(B, f"{n:>6}: app in tmux, all rows (first start)", f"{first['all'] * 1000:.0f} ms")
-        figure(B, f"{n:>6}: app in tmux, peak RSS (first start)", f"{first['hwm']:.0f} MB",
-               target="<= 250 MB" if big else "", ok=first["hwm"] <= 250)  # fmt: skip
-        figure(B, f"{n:>6}: app in tmux, all rows (second start, cache)",
-               f"{second['all'] * 1000:.0f} ms",
-               baseline=f"{first['all'] / second['all']:.1f}x faster than first",
-               target=">= 3x faster" if big else "", ok=first["all"] / second["all"] >= 3)  # fmt: skip
+        figure(
+            B,
+            f"{n:>6}: app in tmux, peak RSS (first start)",
+            f"{first['hwm']:.0f} MB",
+            target="<= 250 MB" if big else "",
+            ok=first["hwm"] <= 250,
+        )
+        figure(
+            B,
+            f"{n:>6}: app in tmux, all rows (second start, cache)",
+            f"{second['all'] * 1000:.0f} ms",
+            baseline=f"{first['all'] / second['all']:.1f}x faster than first",
+            target=">= 3x faster" if big else "",
+            ok=first["all"] / second["all"] >= 3,
+        )
         figure(B, f"{n:>6}: app in tmux, peak RSS (second start)", f"{second['hwm']:.0f} MB")
         # keys while loading (a first start again: a new, empty cache)
         times, loaded = keys_while_loading(root, n, str(tmp / "keys"))
         if times:
-            report(f"{n:>6}: key f answered while loading", times,
-                   p95_max=100 if big else None, target="p95 <= 100 ms" if big else "",
-                   bench=B)  # fmt: skip
+            report(
+                f"{n:>6}: key f answered while loading",
+                times,
+                p95_max=100 if big else None,
+                target="p95 <= 100 ms" if big else "",
+                bench=B,
+            )
             s = summary(times)
-            print(f"#   {len(times)} key presses before the list was shown at {loaded:.2f} s;"
-                  f" slowest {s['max']:.0f} ms")  # fmt: skip
+            print(
+                f"#   {len(times)} key presses before the list was shown at {loaded:.2f} s;"
+                f" slowest {s['max']:.0f} ms"
+            )
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -5,6 +5,7 @@ does not steal the CPU the app needs), and the app's CPU and memory from /proc."
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -28,24 +29,47 @@ class Pane:
         env_args = [a for k, v in (env or {}).items() for a in ("-e", f"{k}={v}")]
         self.started = time.perf_counter()
         self.tmux(
-            "new-session", "-d", "-s", "b", "-x", str(WIDTH), "-y", str(HEIGHT), *env_args,
+            "new-session",
+            "-d",
+            "-s",
+            "b",
+            "-x",
+            str(WIDTH),
+            "-y",
+            str(HEIGHT),
+            *env_args,
             "exec " + shlex.join(command),
-        )  # fmt: skip
+        )
         self.socket_path = self.tmux("display", "-p", "-t", "b", "#{socket_path}").strip()
         self.pid = int(self.tmux("display", "-p", "-t", "b", "#{pane_pid}"))
         self._ctl = subprocess.Popen(
-            ["tmux", "-L", self.socket, "-C", "attach-session", "-t", "b",
-             "-f", "no-output,ignore-size"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0, env=ENV,
-        )  # fmt: skip
+            [
+                "tmux",
+                "-L",
+                self.socket,
+                "-C",
+                "attach-session",
+                "-t",
+                "b",
+                "-f",
+                "no-output,ignore-size",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+            env=ENV,
+        )
         self._buf = b""
         self._command("")  # the attach's own (empty) reply
 
     def tmux(self, *args: str) -> str:
         out = subprocess.run(
             ["tmux", "-L", self.socket, "-f", os.devnull, *args],
-            capture_output=True, text=True, timeout=10, env=ENV,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=10,
+            env=ENV,
+        )
         if out.returncode != 0:
             raise RuntimeError(f"tmux {args[0]}: {out.stderr.strip()}")
         return out.stdout
@@ -137,9 +161,42 @@ def memory_mb(pid: int) -> dict[str, float]:
     return out
 
 
+def _id_cell_matches(cell: str, sid: str) -> bool:
+    return cell == sid or (cell.endswith("…") and len(cell) > 12 and sid.startswith(cell[:-1]))
+
+
 def row_of(screen: str, sid: str) -> str:
-    """The session list's row for `sid` (matched on the id's first 24 characters)."""
-    return next((ln for ln in screen.splitlines() if sid[:24] in ln and "│" not in ln), "")
+    """The session list's row for `sid`: a line (outside the boxes below the list) with a cell
+    (cells are separated by 2+ spaces) that is the id, or the id cut short with an ellipsis."""
+    for line in screen.splitlines():
+        if "│" in line or sid[:10] not in line:
+            continue
+        if any(_id_cell_matches(cell, sid) for cell in re.split(r"\s{2,}", line.strip())):
+            return line
+    return ""
+
+
+_BG = re.compile(r"48;2;\d+;\d+;\d+|48;5;\d+")
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+_DATE_ID = re.compile(r"\d{4}-\d\d-\d\d-")
+
+
+def highlighted_row(pane: Pane) -> str:
+    """The text of the session list's cursor row: the one row whose background colour no
+    other row has (read from `capture-pane -e`, so toasts over the detail pane do not matter)."""
+    lines = [
+        ln
+        for ln in pane._command("capture-pane -p -e -t b").splitlines()
+        if _DATE_ID.search(ln) and "│" not in _SGR.sub("", ln)
+    ]
+    if len(lines) < 2:
+        return ""
+    codes = [set(_BG.findall(ln)) for ln in lines]
+    for i, mine in enumerate(codes):
+        others = set().union(*(c for j, c in enumerate(codes) if j != i))
+        if mine - others:
+            return _SGR.sub("", lines[i]).strip()
+    return ""
 
 
 def detail_branch(screen: str) -> str:
