@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from ocr_tui.derive.timeutil import parse_ts
+from ocr_tui.model.view import PhaseStep, Step
 
 PHASES: tuple[tuple[str, str], ...] = (
     ("init", "Init"),
@@ -290,6 +291,33 @@ def _one_decision(phase: str, raw: Any, problems: list[str]) -> Agents | None:
     inputs = [i for i in d.inputs if i]
     n = d.instances if d.instances is not None and d.instances > 0 else (len(inputs) or 1)
     return Agents(phase, d.agent or "agent", d.mode or None, n, inputs)
+
+
+def agent_steps(agents: Agents, p: Phase | None, timeline: list[PhaseStep]) -> list[Step]:
+    """One step per agent instance, with its scope; times and report are its phase's."""
+    step = next((s for s in timeline if p is not None and s.key == p.key), None)
+    word = "planned"
+    if step is not None and p is not None:
+        if step.state == "current":
+            word = "running" if p.status == "in_progress" else "planned"
+        else:
+            word = {"done": "done", "skipped": "skipped"}.get(step.state, "planned")
+    n = min(max(agents.instances, len(agents.inputs)), MAX_AGENTS)
+    out = []
+    for i in range(n):
+        out.append(
+            Step(
+                key=f"{agents.phase}-{i + 1}",
+                label=f"{agents.phase} · {agents.agent} {i + 1}/{n}",
+                state=word,
+                at=step.at if step else None,
+                ended=step.ended if step else None,
+                seconds=step.seconds if step else None,
+                detail=agents.inputs[i] if i < len(agents.inputs) else None,
+                documents=[step.document] if step and step.document else [],
+            )
+        )
+    return out
 
 
 def read_decisions(state: dict, problems: list[str]) -> dict[str, Agents]:

@@ -21,7 +21,7 @@ import msgspec
 
 from ocr_tui.derive.timeutil import fmt_ts, from_mtime, human_duration
 from ocr_tui.model import codeflow as C
-from ocr_tui.model.view import Elapsed, Fact, PhaseStep, SessionView, Step
+from ocr_tui.model.view import Elapsed, Fact, PhaseStep, SessionView
 from ocr_tui.sources.base import Source, Touch
 from ocr_tui.textsafe import unsurrogate
 
@@ -49,6 +49,7 @@ class CodeWorkflowSource(Source):
         super().__init__(root, **kwargs)
         self.docs = root.joinpath(*DOCS)
         self._top = str(root)
+        self._stallable: set[str] = set()  # session paths with a phase in progress
 
     # -- where ------------------------------------------------------------------------------
 
@@ -85,6 +86,13 @@ class CodeWorkflowSource(Source):
             if len(parts) == 1:
                 t.relist = True
         return t
+
+    def expires(self, view: SessionView) -> datetime | None:
+        """Only a phase in progress can become stalled: a session between phases, or one
+        never started, does not change with time (its elapsed time ticks in the UI)."""
+        if view.path not in self._stallable:
+            return None
+        return super().expires(view)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -186,6 +194,7 @@ class CodeWorkflowSource(Source):
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         problems: list[str] = []
+        self._stallable.discard(str(path))
         try:
             return self._derive(key, path, now, problems)
         except Exception as exc:  # never lose the session: show what went wrong on it
@@ -286,13 +295,13 @@ class CodeWorkflowSource(Source):
                 documents.append(doc)
 
         # --- agents ---
-        steps: list[Step] = []
+        steps = []
         by_key = {p.key: p for p in phases}
         for phase, agents in decisions.items():
             p = by_key.get(phase)
             name = p.label if p else phase
             facts.append(Fact(label=f"{name.lower()} agents", value=agents.summary))
-            steps.extend(self._agent_steps(agents, p, timeline))
+            steps.extend(C.agent_steps(agents, p, timeline))
         summary = None
         if decisions:
             chosen = decisions.get(current.key) if current is not None and not complete else None
@@ -314,6 +323,10 @@ class CodeWorkflowSource(Source):
                 Fact(label="date", value=day.strftime("%Y-%m-%d") + (f" · {slug}" if slug else "")),
             )
         stalled = waiting = False
+        if running_phases and not complete:
+            self._stallable.add(str(path))
+        else:
+            self._stallable.discard(str(path))
         idle = _secs(last, now)
         if not complete and running_phases and idle is not None and idle > self.stall_after:
             stalled = True
@@ -370,31 +383,3 @@ class CodeWorkflowSource(Source):
             documents.append(doc)
         tone = "good" if spec.status == "done" else ("neutral" if doc or not spec.path else "warn")
         return Fact(label="spec", value=" ".join(parts), tone=tone)
-
-    def _agent_steps(
-        self, agents: C.Agents, p: C.Phase | None, timeline: list[PhaseStep]
-    ) -> list[Step]:
-        step = next((s for s in timeline if p is not None and s.key == p.key), None)
-        if step is None:
-            word = "planned"
-        else:
-            word = {"done": "done", "skipped": "skipped", "current": "running"}.get(
-                step.state, "planned"
-            )
-            if step.state == "current" and p is not None and p.status != "in_progress":
-                word = "planned"
-        n = min(max(agents.instances, len(agents.inputs)), C.MAX_AGENTS)
-        out = []
-        for i in range(n):
-            scope = agents.inputs[i] if i < len(agents.inputs) else None
-            out.append(Step(
-                key=f"{agents.phase}-{i + 1}",
-                label=f"{agents.phase} · {agents.agent} {i + 1}/{n}",
-                state=word,
-                at=step.at if step else None,
-                ended=step.ended if step else None,
-                seconds=step.seconds if step else None,
-                detail=scope,
-                documents=[step.document] if step and step.document else [],
-            ))  # fmt: skip
-        return out

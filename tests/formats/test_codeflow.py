@@ -238,3 +238,25 @@ def test_expires_is_none_when_closed(tmp_path: Path) -> None:
     write_state(tmp_path, example())
     v, src = derive(tmp_path)
     assert src.expires(v) is None
+
+
+def test_expires_only_while_a_phase_is_in_progress(tmp_path: Path) -> None:
+    st = in_research()
+    write_state(tmp_path, st)
+    early = NOW.replace(hour=14, minute=32)
+    v, src = derive(tmp_path, now=early, stall_after=600)
+    assert src.expires(v) == NOW.replace(hour=14, minute=41)
+    # between phases (waiting on the user): time alone changes nothing but the ticking clock
+    st["phases"]["research"].update(status="completed", completed_at="2026-01-10T14:35:15Z")
+    write_state(tmp_path, st)
+    v = src.derive(SID, session_dir(tmp_path), NOW)
+    assert v.waiting and src.expires(v) is None
+    # never started
+    write_state(tmp_path, {"task": "t"}, sid="260110-fresh")
+    v = src.derive("260110-fresh", session_dir(tmp_path, "260110-fresh"), NOW)
+    assert v.running and src.expires(v) is None
+    # unreadable again: no longer stallable
+    write_state(tmp_path, in_research())
+    assert src.expires(src.derive(SID, session_dir(tmp_path), early)) is not None
+    write_state(tmp_path, b"{")
+    assert src.expires(src.derive(SID, session_dir(tmp_path), early)) is None
