@@ -1,1 +1,1 @@
-"""ocr-tui benchmarks: `make bench` (python -m benchmarks [NAME ...])."""
+"""ocr-tui benchmarks: `make bench` (python -m benchmarks [--quick] [NAME ...]); see README.md."""
