@@ -8,6 +8,7 @@ thread in async code.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -61,6 +62,9 @@ class Engine:
         self._where: dict[str, tuple[Source, str, Path]] = {}
         self._ids: dict[tuple[str, str], str] = {}
         self._expires: dict[str, datetime] = {}
+        self.pending: list[str] = []  # view ids queued by `begin`, derived by `step`
+        self._headers_at: datetime | None = None
+        self.headers_version = 0  # bumped whenever `headers` changes
 
     # -- where ------------------------------------------------------------------------------
 
@@ -103,6 +107,7 @@ class Engine:
             return {}
 
     def _report(self, src: Source, exc: Exception) -> None:
+        self.headers_version += 1
         self.headers[f"{src.framework}!"] = Header(
             framework=src.framework,
             title=f"{src.label}: reader failed",
@@ -133,32 +138,42 @@ class Engine:
             exp = src.expires(view)
         except Exception:
             pass
-        if exp is None:
+        if exp is None or exp <= now:  # a time already past would re-derive on every tick
             self._expires.pop(vid, None)
         else:
             self._expires[vid] = exp
         return view
 
     def _header(self, src: Source, now: datetime) -> None:
+        before = (self.headers.get(src.framework), self.headers.get(f"{src.framework}!"))
         self.headers.pop(f"{src.framework}!", None)
         try:
             h = src.header(now)
         except Exception as exc:
             self._report(src, exc)
-            return
+            h = before[0]
         if h is None:
             self.headers.pop(src.framework, None)
         else:
             self.headers[src.framework] = h
+        if (self.headers.get(src.framework), self.headers.get(f"{src.framework}!")) != before:
+            self.headers_version += 1
 
     def scan(self) -> list[SessionView]:
         """Re-read everything."""
+        self.begin(placeholders=False)
+        while self.pending:
+            self.step(budget_s=None)
+        return self.sessions()
+
+    def begin(self, *, placeholders: bool = True) -> list[SessionView]:
+        """Start a full scan: list every session (cheap) and queue them to be derived by
+        `step`, newest first. With `placeholders`, each session gets a stand-in view at once
+        (`source == "loading"`), so a list of 10,000 shows before one is parsed."""
         now = self.clock()
-        self.views.clear()
-        self._where.clear()
-        self._ids.clear()
-        self._expires.clear()
-        self.headers.clear()
+        for store in (self.views, self._where, self._ids, self._expires, self.headers):
+            store.clear()
+        order: list[tuple[float, str]] = []
         for src in self.sources:
             try:
                 src.begin_scan()
@@ -167,13 +182,45 @@ class Engine:
             for key, path in self._list(src).items():
                 vid = self._view_id(src, key)
                 self._where[vid] = (src, key, path)
-                self.views[vid] = self._derive(src, vid, key, path, now)
+                if placeholders:
+                    view = placeholder_view(src, key, path)
+                    view.id = vid
+                    self.views[vid] = view
+                    order.append((-(_mtime(path) or 0.0), vid))
+                else:
+                    order.append((0.0, vid))
             self._header(src, now)
+        order.sort()
+        self.pending = [vid for _, vid in reversed(order)]  # popped from the end: newest first
+        if not self.pending:
+            self._end_scan()
+        return self.sessions()
+
+    def step(self, budget_s: float | None = 0.05) -> list[SessionView]:
+        """Derive queued sessions for about `budget_s` seconds (all with None); returns them."""
+        now = self.clock()
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        out: list[SessionView] = []
+        while self.pending:
+            vid = self.pending.pop()
+            where = self._where.get(vid)
+            if where is None:
+                continue
+            src, key, path = where
+            self.views[vid] = view = self._derive(src, vid, key, path, now)
+            out.append(view)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if not self.pending:
+            self._end_scan()
+        return out
+
+    def _end_scan(self) -> None:
+        for src in self.sources:
             try:
                 src.end_scan()
             except Exception as exc:
                 self._report(src, exc)
-        return self.sessions()
 
     def sessions(self) -> list[SessionView]:
         return sorted(self.views.values(), key=sort_key)
@@ -229,6 +276,9 @@ class Engine:
                     keys[key] = vid
                     self._where[vid] = (src, key, path)
                     want.add(key)
+                elif self._where[keys[key]][2] != path:  # the session now lives elsewhere
+                    self._where[keys[key]] = (src, key, path)
+                    want.add(key)
         for key in sorted(want):
             vid = keys.get(key)
             if vid is None:
@@ -254,9 +304,17 @@ class Engine:
 
     def restale(self) -> list[SessionView]:
         """Time passed with no file event: re-derive the sessions whose time-based state (stalled,
-        idle, overdue...) is due to change (no IO unless one is)."""
+        idle, overdue...) is due to change (no IO unless one is). Headers (whose staleness is
+        counted in hours) are re-derived once a minute."""
         now = self.clock()
         changed = []
+        if self.headers and (
+            self._headers_at is None or (now - self._headers_at).total_seconds() >= 60
+        ):
+            self._headers_at = now
+            for src in self.sources:
+                if src.framework in self.headers:
+                    self._header(src, now)
         for vid, at in list(self._expires.items()):
             if at > now or vid not in self._where:
                 continue
@@ -296,16 +354,40 @@ class Engine:
         return removed
 
 
+def _mtime(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return None
+
+
+def placeholder_view(src: Source, key: str, path: Path) -> SessionView:
+    """A stand-in while a session waits to be read at start-up (`source == "loading"`)."""
+    mtime = _mtime(path)
+    at = fmt_ts(datetime.fromtimestamp(mtime, UTC)) if mtime is not None else None
+    view = _bare_view(src, key, path, phase="loading", label="reading…")
+    view.source = "loading"
+    view.status = "closed"
+    view.last_activity = at
+    return view
+
+
 def _broken_view(src: Source, key: str, path: Path, exc: Exception) -> SessionView:
     """A session whose reader raised: still listed, with the error as its problem."""
+    view = _bare_view(src, key, path, phase="unknown", label="unknown")
+    view.problems = [f"the {src.label} reader failed on this session: {type(exc).__name__}: {exc}"]
+    return view
+
+
+def _bare_view(src: Source, key: str, path: Path, *, phase: str, label: str) -> SessionView:
     return SessionView(
         id=key,
         branch=None,
         source=src.framework,
         status="active",
         workflow=src.framework,
-        phase="unknown",
-        phase_label="unknown",
+        phase=phase,
+        phase_label=label,
         phase_number=None,
         phase_total=0,
         complete=False,
@@ -318,7 +400,7 @@ def _broken_view(src: Source, key: str, path: Path, exc: Exception) -> SessionVi
         rounds=[],
         current_map_run=None,
         map_runs=[],
-        problems=[f"the {src.label} reader failed on this session: {type(exc).__name__}: {exc}"],
+        problems=[],
         path=str(path),
         framework=src.framework,
     )

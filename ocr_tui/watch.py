@@ -144,8 +144,13 @@ async def watch_project(
     stop: asyncio.Event | None = None,
     poll: bool = False,
     backend: str = "auto",
+    progressive: bool = False,
 ) -> AsyncIterator[WatchEvent]:
     """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled.
+
+    With `progressive`, the first `Scanned` comes at once with a stand-in view per session
+    (`source == "loading"`), then `Changed` events carry the real views as they are derived
+    (newest first, in slices of ~50 ms, between which file events are handled).
 
     Every source's directories are watched (`Engine.watch_roots`); when one appears or goes,
     the watch is re-armed and what changed meanwhile is reported. `backend`: "auto" (inotify
@@ -173,7 +178,11 @@ async def watch_project(
             try:
                 await asyncio.sleep(ARM_S)
                 has_dir = engine.has_sessions_dir()
-                if first:
+                if first and progressive:
+                    views = await asyncio.to_thread(engine.begin)
+                    yield Scanned(views, has_dir)
+                    first = False
+                elif first:
                     views = await asyncio.to_thread(engine.scan)
                     yield Scanned(views, has_dir)
                     first = False
@@ -188,7 +197,13 @@ async def watch_project(
                     if diff[0] or diff[1]:
                         yield Changed(*diff, has_dir)
                 armed = {str(r) for r in roots}
+                hv = engine.headers_version
                 while not stop.is_set():
+                    if engine.pending and batches.empty():
+                        derived = await asyncio.to_thread(engine.step)
+                        if derived:
+                            yield Changed(derived, [], has_dir)
+                        continue
                     batch = await _next(batches, stop)
                     if batch is _END:
                         break
@@ -199,8 +214,8 @@ async def watch_project(
                         moved, removed, rearm = await asyncio.to_thread(engine.poll)
                         changed = _merge(changed, moved)
                         now_dir = engine.has_sessions_dir()
-                        if changed or removed or now_dir != has_dir:
-                            has_dir = now_dir
+                        if changed or removed or now_dir != has_dir or engine.headers_version != hv:
+                            has_dir, hv = now_dir, engine.headers_version
                             yield Changed(changed, removed, now_dir)
                         if rearm or {str(r) for r in engine.watch_roots()} != armed:
                             break
@@ -212,8 +227,8 @@ async def watch_project(
                     paths = [p for _, p in batch]
                     changed, removed = await asyncio.to_thread(engine.apply, paths)
                     now_dir = engine.has_sessions_dir()
-                    if changed or removed or now_dir != has_dir:
-                        has_dir = now_dir
+                    if changed or removed or now_dir != has_dir or engine.headers_version != hv:
+                        has_dir, hv = now_dir, engine.headers_version
                         yield Changed(changed, removed, now_dir)
                     if any(Path(p) in anchors for p in paths):
                         if {str(r) for r in engine.watch_roots()} != armed:

@@ -10,7 +10,12 @@ from importlib.metadata import entry_points
 from ocr_tui.sources.base import Source
 
 GROUP = "ocr_tui.sources"
-BUILTIN = ("ocr_tui.sources.ocr:OcrSource",)
+BUILTIN = (
+    "ocr_tui.sources.ocr:OcrSource",
+    "ocr_tui.sources.codeflow:CodeWorkflowSource",
+    "ocr_tui.sources.analysis:AnalysisSource",
+    "ocr_tui.sources.idumb:IdumbSource",
+)
 
 # Plugins that could not be loaded: (entry point name, reason). Shown by `status` and the app.
 load_errors: list[tuple[str, str]] = []

@@ -139,7 +139,7 @@ class OcrTuiApp(App[None]):
 
         project = engine.project
         headers: tuple[Header, ...] = ()
-        async for event in watch_project(engine, stop=stop, poll=self._poll):
+        async for event in watch_project(engine, stop=stop, poll=self._poll, progressive=True):
             now_headers = tuple(engine.headers[k] for k in sorted(engine.headers))
             if now_headers != headers:
                 headers = now_headers
@@ -268,6 +268,8 @@ class OcrTuiApp(App[None]):
         sid = fmt.safe(view.id, 60)
         if old is None:
             return [("new", sid)]
+        if old.source == "loading":  # start-up: the stand-in was replaced by the real view
+            return []
         out = []
         completed = []
         for rnd in view.rounds:

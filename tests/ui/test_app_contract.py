@@ -150,7 +150,7 @@ async def test_polling_fallback_warns_and_marks_the_header(app: OcrTuiApp, monke
 
 
 async def test_a_failing_watcher_is_reported_not_fatal(project: Project, monkeypatch) -> None:
-    async def broken(engine, *, stop=None, poll=False):
+    async def broken(engine, *, stop=None, poll=False, progressive=False):
         raise RuntimeError("disk on fire")
         yield  # an async generator
 
