@@ -1,4 +1,6 @@
-"""A live simulated OCR project in a temporary directory, for `ocr-tui demo` and the `d` key."""
+"""A live simulated project in a temporary directory, for `ocr-tui demo` and the `d` key: an
+OCR review (looping), and one live run of each other format (code workflow, scientific
+analysis, iDumb), each with closed history sessions to browse."""
 
 from __future__ import annotations
 
@@ -22,18 +24,43 @@ class Demo:
             shutil.rmtree(self.root, ignore_errors=True)
 
 
-def start_demo(*, speed: float = 1.0, store: str = "ocr.db", seed: int = 7) -> Demo:
+def start_demo(
+    *, speed: float = 1.0, store: str = "ocr.db", seed: int = 7, formats: bool = True
+) -> Demo:
     """Create a temporary project, write its history at once, then play a live review into
-    it on a daemon thread (looping: a new live session starts after each one closes)."""
+    it on a daemon thread (looping: a new live session starts after each one closes), and,
+    with `formats`, one live run of each other format beside it."""
+    from ocr_tui.sim_formats import analysis, codeflow, idumb
     from ocr_tui.simulate import Simulator
 
     root = Path(tempfile.mkdtemp(prefix="ocr-tui-demo-"))
     sim = Simulator(root, store=store, seed=seed, speed=speed)
     sim.setup()
+    others = []
+    if formats:
+        others = [m.Sim(root, seed=seed, speed=speed) for m in (codeflow, analysis, idumb)]
+        for other in others:
+            other.setup()
     stop = threading.Event()
+
+    def play_others() -> None:
+        # One thread plays every other format: at each moment, the next due write happens.
+        due = [(0.0, i, o.steps()) for i, o in enumerate(others)]
+        clock = 0.0
+        while due and not stop.is_set():
+            due.sort(key=lambda d: d[0])
+            at, i, steps = due.pop(0)
+            if at > clock and stop.wait(at - clock):
+                return
+            clock = max(clock, at)
+            wait = next(steps, None)
+            if wait is not None:
+                due.append((clock + wait, i, steps))
 
     def play() -> None:
         try:
+            if others:
+                threading.Thread(target=guarded(play_others), daemon=True).start()
             sim.run(stop=stop, loop=True)
         except Exception:  # pragma: no cover - the demo must never take the app down
             import traceback
@@ -43,3 +70,15 @@ def start_demo(*, speed: float = 1.0, store: str = "ocr.db", seed: int = 7) -> D
     thread = threading.Thread(target=play, name="ocr-tui-demo", daemon=True)
     thread.start()
     return Demo(root=root, stop_event=stop, thread=thread)
+
+
+def guarded(fn):
+    def run() -> None:
+        try:
+            fn()
+        except Exception:  # pragma: no cover - the demo must never take the app down
+            import traceback
+
+            traceback.print_exc()
+
+    return run
