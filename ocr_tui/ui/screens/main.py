@@ -329,9 +329,10 @@ def header_line(h: FormatHeader) -> Content:
     parts: list[str | tuple[str, str]] = [
         (fmt.framework_label(h.framework), "bold"),
         (" · ", "$text-muted"),
-        fmt.safe(h.title, 40),
+        fmt.safe(h.title, 50),
     ]
-    for fact in h.facts[:4]:
+    title = h.title.lower()
+    for fact in [f for f in h.facts if f.value.lower() not in title][:4]:
         parts += [(" · ", "$text-muted"), (f"{fmt.safe(fact.label, 14)} ", "$text-muted")]
         parts.append((fmt.safe(fact.value, 24), fmt.TONES.get(fact.tone, "")))
     for alert in h.alerts[:2]:

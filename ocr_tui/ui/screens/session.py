@@ -91,6 +91,12 @@ class SessionScreen(DrilldownScreen):
                     yield Static(id="problems")
         yield Footer()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "current_round":
+            view = self.view
+            return view is None or view.framework == "ocr"  # only OCR has rounds
+        return True
+
     def after_mount(self) -> None:
         for table_id in ("#rounds", "#steps", "#documents", "#runs"):
             table = self.query_one(table_id, DrillTable)
@@ -120,6 +126,8 @@ class SessionScreen(DrilldownScreen):
         self._render_meta(view)
         self.query_one("#timeline", Static).update(timeline_content(view))
         panes = self.query_one(FormatPanes)
+        if panes.display != (view.framework != "ocr"):
+            self.refresh_bindings()
         panes.display = view.framework != "ocr"
         if panes.display:
             panes.show(view, self.now())
@@ -344,10 +352,10 @@ def timeline_content(view: SessionView) -> Content:
             mark, style = ("–", "$foreground-muted") if closed_early else ("·", "$foreground-muted")
         label = safe_line(f"{step.number} {step.label}")[:22].ljust(22)
         when = fmt_time(step.at, view.started_at) if step.at else ""
-        if step.seconds is not None:
-            when += f" ({human_duration(step.seconds)})"
+        if step.seconds is not None and step.state != "current":
+            when = human_duration(step.seconds)  # how long it took says more than when
         if step.state == "skipped":
-            when += " skipped"
+            when = "skipped"
         lines.append(
             Content.assemble(
                 (f"{mark} ", style),

@@ -199,7 +199,7 @@ def details_content(view: SessionView, now: datetime) -> Content:
     for fact in view.facts:
         rows.append(
             Content.assemble(
-                (f"{fmt.safe(fact.label, 12):<13}", MUTED),
+                (f"{fmt.safe(fact.label, 15):<16}", MUTED),
                 (fmt.safe(fact.value), TONE_STYLE.get(fact.tone, "")),
             )
         )
@@ -211,7 +211,7 @@ def details_content(view: SessionView, now: datetime) -> Content:
             took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
             rows.append(
                 Content.assemble(
-                    (fmt.clock_text(step.at, now, short=True).ljust(6), MUTED),
+                    (fmt.clock_text(step.at, now, short=True).ljust(7), MUTED),
                     fmt.safe(step.label, 28),
                     (f" {fmt.safe(step.state, 12)}", fmt.state_tone_style(step.state)),
                     (took, MUTED),
