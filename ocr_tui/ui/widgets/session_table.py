@@ -33,10 +33,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("activity", "Activity"),
 )
 TICKING = ("elapsed", "activity")  # the only columns time alone changes
-ID_WIDTH = 24  # the full id is in the detail pane
-LABEL_WIDTH = 20
-FLOW_WIDTH = 9
-VERDICT_WIDTH = 16
+ID_WIDTH = 20  # the full id is in the detail pane
+LABEL_WIDTH = 14
+FLOW_WIDTH = 8
+VERDICT_WIDTH = 12
 BAR_WIDTH = 8  # cells of the phase bar (the longest workflow has 8 phases)
 
 # A cell as data: segments of (text, component class or ""); compared to skip no-op updates.
@@ -219,7 +219,7 @@ class SessionTable(DataTable, inherit_bindings=True):
 def _note(view: SessionView) -> Cell:
     """The verdict column for formats without verdicts: a gate, an alert, or the agents."""
     if view.waiting:
-        return (("waiting on you", "bad"),)
+        return (("needs you", "bad"),)
     if view.alerts:
         return ((fmt.safe(view.alerts[0], VERDICT_WIDTH), "bad"),)
     if view.summary:
