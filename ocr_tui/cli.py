@@ -208,7 +208,13 @@ async def _watch(project: Project, args: argparse.Namespace) -> None:
         out.write(encode_json(obj) + "\n")
         out.flush()
 
+    headers_seen = 0
     async for ev in watch_project(engine, poll=args.poll):
+        if engine.headers_version != headers_seen:  # a format's project-level state changed
+            headers_seen = engine.headers_version
+            emit(
+                {"type": "headers", "headers": [engine.headers[k] for k in sorted(engine.headers)]}
+            )
         if isinstance(ev, Scanned):
             for v in ev.sessions:
                 emit({"type": "snapshot", "session": v})

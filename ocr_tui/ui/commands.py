@@ -58,13 +58,30 @@ class SessionCommands(Provider):
         out: list[Command] = []
         for title, action, help_text in MAIN_ACTIONS:
             out.append((title, partial(app.run_main_action, action), help_text))
+        formats = sorted({v.framework for v in app.sessions.values()})
+        if len(formats) > 1:
+            out.append(
+                ("Format: all formats", partial(app.run_main_action, "set_format('all')"),
+                 "Show sessions of every format (key t cycles)")
+            )  # fmt: skip
+            for key in formats:
+                label = fmt.framework_label(key)
+                action = f"set_format({key!r})"
+                out.append(
+                    (f"Format: {label}", partial(app.run_main_action, action),
+                     f"Show only {label} sessions (key t cycles)")
+                )  # fmt: skip
         for title, action, help_text in APP_ACTIONS:
             out.append((title, partial(app.run_action, action), help_text))
         for view in sorted(app.sessions.values(), key=lambda v: v.id):
             title = f"Session: {fmt.safe(view.id, 60)}"
             if view.branch and view.branch not in view.id:
                 title += f" ({fmt.safe(view.branch, 40)})"
-            help_text = f"{view.status} · {view.workflow} · {fmt.safe(view.phase_label)}"
+            elif view.title:
+                title += f" ({fmt.safe(view.title, 40)})"
+            help_text = f"{view.status} · {fmt.safe(view.workflow)} · {fmt.safe(view.phase_label)}"
+            if view.framework != "ocr":
+                help_text = f"{fmt.framework_label(view.framework)} · {help_text}"
             out.append((title, partial(app.jump_to_session, view.id), help_text))
         return out
 

@@ -81,3 +81,49 @@ def test_snapshot_code_workflow_session(snap_compare, home) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_palette_offers_each_format_and_titles(home) -> None:
+    from ocr_tui.ui.commands import SessionCommands
+
+    app = make_app(mixed_project(home / "proj"), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        provider = SessionCommands(app.screen)
+        commands = {title: call for title, call, _ in provider._commands()}
+        assert "Format: Scientific analysis" in commands
+        assert any(
+            t.startswith("Session: 260310-rate-limiter (Add a rate limiter") for t in commands
+        )
+        commands["Format: iDumb"]()
+        await wait_until(pilot, lambda: app.main_screen.format == "idumb")
+        assert {app.sessions[i].framework for i in table_ids(app)} == {"idumb"}
+
+
+def test_status_and_watch_show_every_format(home, capsys) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from ocr_tui.cli import main
+
+    root = home / "proj"
+    mixed_project(root)
+    assert main(["status", "--json", str(root)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert {s["framework"] for s in doc["sessions"]} == {"ocr", "code", "analysis", "idumb"}
+    assert [h["framework"] for h in doc["headers"]] == ["idumb"]
+    assert main(["status", str(root)]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("FORMAT") and "needs" not in table.splitlines()[0]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ocr_tui", "watch", "--jsonl", str(root)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = json.loads(proc.stdout.readline())
+        assert first["type"] == "headers" and first["headers"][0]["framework"] == "idumb"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
