@@ -10,16 +10,15 @@ field is converted on its own, so one field of the wrong type is a problem on th
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
-from ocr_tui.derive.timeutil import parse_ts
-from ocr_tui.model.view import PhaseStep, Step
+from ocr_tui.model.lenient import S, Style, checked_ts, merge_dotted
+from ocr_tui.model.lenient import lenient as _lenient
 
 PHASES: tuple[tuple[str, str], ...] = (
     ("init", "Init"),
@@ -36,8 +35,6 @@ DECISION_KEYS = (  # later ones win: the phase files (what actually runs) write 
     "delegating_decisions",
     "delegating_decision",
 )
-MAX_DEPTH = 6  # nesting followed when folding dotted keys
-MAX_AGENTS = 32  # agent instances listed as steps per decision
 
 _COMPLETED = {"completed", "complete", "done", "finished", "success", "succeeded", "ok", "passed"}
 _RUNNING = {
@@ -88,71 +85,20 @@ class CodeState(msgspec.Struct, kw_only=True):
     updated_at: str | None = None
 
 
-S = TypeVar("S", bound=msgspec.Struct)
-
-
 def _q(value: Any, limit: int = 60) -> str:
     text = value if isinstance(value, str) else repr(value)
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
-def _merge(dst: dict, key: str, value: Any, depth: int) -> None:
-    """Put `value` at `key` (maybe dotted) in `dst`; objects merge, anything else replaces."""
-    parts = key.split(".") if "." in key and depth < MAX_DEPTH else [key]
-    for part in parts[:-1]:
-        nxt = dst.get(part)
-        if not isinstance(nxt, dict):
-            nxt = dst[part] = {}
-        dst = nxt
-        depth += 1
-    last = parts[-1]
-    if isinstance(value, dict) and depth < MAX_DEPTH:
-        cur = dst.get(last)
-        if not isinstance(cur, dict):
-            cur = dst[last] = {}
-        for k, v in value.items():
-            _merge(cur, str(k), v, depth + 1)
-    else:
-        dst[last] = value
-
-
-def undot(obj: dict) -> dict:
-    """`{"phases.research.status": "x"}` -> `{"phases": {"research": {"status": "x"}}}`, at
-    every level, merged with nested objects in file order."""
-    out: dict = {}
-    for k, v in obj.items():
-        _merge(out, str(k), v, 0)
-    return out
-
-
-@functools.cache
-def _fields(cls: type[msgspec.Struct]) -> tuple[msgspec.structs.FieldInfo, ...]:
-    return msgspec.structs.fields(cls)
+CODE = Style(fold=False, deep=False, kind=True)  # dotted keys are merged once, up front
+undot = merge_dotted
 
 
 def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
-    """`cls` from a decoded object, field by field: a field of the wrong type stays at its
-    default and is named in `problems`. A string where an object belongs is not an error for
-    the callers that accept shorthand (they handle it before calling)."""
-    if not isinstance(obj, dict):
-        if obj is not None:
-            problems.append(f"{where} is not an object ({type(obj).__name__}): ignored")
-        return cls()
-    try:  # the usual case: every field fits
-        return msgspec.convert(obj, cls, strict=False)
-    except (msgspec.ValidationError, RecursionError, TypeError, ValueError):
-        pass
-    good: dict[str, Any] = {}
-    for f in _fields(cls):
-        name = f.encode_name
-        if name not in obj or obj[name] is None:
-            continue
-        try:
-            good[f.name] = msgspec.convert(obj[name], f.type, strict=False)
-        except (msgspec.ValidationError, RecursionError, TypeError, ValueError):
-            at = f"{where}.{name}" if where else name
-            problems.append(f"{at} has the wrong type ({type(obj[name]).__name__}): ignored")
-    return cls(**good)
+    """`cls` from a decoded object, field by field (see `ocr_tui.model.lenient`). A string
+    where an object belongs is not an error for the callers that accept shorthand (they handle
+    it before calling)."""
+    return _lenient(obj, cls, where, problems, CODE)
 
 
 # --- one phase ---------------------------------------------------------------------------
@@ -202,12 +148,9 @@ def _truthy(value: Any) -> bool:
 
 
 def ts(value: Any, where: str, problems: list[str]) -> datetime | None:
-    if value is None or value == "":
+    if value == "":
         return None
-    dt = parse_ts(value) if isinstance(value, str) else None
-    if dt is None:
-        problems.append(f"{where} {_q(value)} is not a timestamp")
-    return dt
+    return checked_ts(value, where, problems, shown=_q)
 
 
 def read_phase(key: str, raw: Any, problems: list[str]) -> Phase:
@@ -291,33 +234,6 @@ def _one_decision(phase: str, raw: Any, problems: list[str]) -> Agents | None:
     inputs = [i for i in d.inputs if i]
     n = d.instances if d.instances is not None and d.instances > 0 else (len(inputs) or 1)
     return Agents(phase, d.agent or "agent", d.mode or None, n, inputs)
-
-
-def agent_steps(agents: Agents, p: Phase | None, timeline: list[PhaseStep]) -> list[Step]:
-    """One step per agent instance, with its scope; times and report are its phase's."""
-    step = next((s for s in timeline if p is not None and s.key == p.key), None)
-    word = "planned"
-    if step is not None and p is not None:
-        if step.state == "current":
-            word = "running" if p.status == "in_progress" else "planned"
-        else:
-            word = {"done": "done", "skipped": "skipped"}.get(step.state, "planned")
-    n = min(max(agents.instances, len(agents.inputs)), MAX_AGENTS)
-    out = []
-    for i in range(n):
-        out.append(
-            Step(
-                key=f"{agents.phase}-{i + 1}",
-                label=f"{agents.phase} · {agents.agent} {i + 1}/{n}",
-                state=word,
-                at=step.at if step else None,
-                ended=step.ended if step else None,
-                seconds=step.seconds if step else None,
-                detail=agents.inputs[i] if i < len(agents.inputs) else None,
-                documents=[step.document] if step and step.document else [],
-            )
-        )
-    return out
 
 
 def read_decisions(state: dict, problems: list[str]) -> dict[str, Agents]:
