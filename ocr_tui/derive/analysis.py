@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from ocr_tui.derive.timeutil import fmt_ts, from_mtime, human_duration, parse_ts
+from ocr_tui.derive.timeutil import fmt_ts, human_duration, parse_ts
 from ocr_tui.model.analysis import (
     GATES,
     PHASES,
@@ -30,7 +30,7 @@ from ocr_tui.model.analysis import (
     phase_outputs,
     sort_ts,
 )
-from ocr_tui.model.lenient import blank_view, checked_ts, elapsed
+from ocr_tui.model.lenient import blank_view, created_updated, elapsed
 from ocr_tui.model.view import Fact, PhaseStep, SessionView, Step
 
 FRAMEWORK = "analysis"
@@ -85,12 +85,10 @@ def build(
     archived, temp = ".archive" in key, key.startswith("tmp-")
 
     # --- times ---
-    soon = now + FUTURE_SLACK
-    created = checked_ts(st.created_at, "created_at", problems, future=soon)
-    updated = checked_ts(st.last_updated, "last_updated", problems, future=soon)
-    last = updated or created
-    if last is None and read.mtime is not None:
-        last = from_mtime(read.mtime)
+    names = ("created_at", "last_updated")
+    created, updated, last, _ = created_updated(
+        st.created_at, st.last_updated, names, problems, future=now + FUTURE_SLACK, mtime=read.mtime
+    )
     expired = bool(word in ("in_progress", "interrupted") and last and now - last > RESUME_WINDOW)
     complete = word == "completed"
     closed = complete or word == "aborted" or archived or expired

@@ -18,9 +18,9 @@ from pathlib import Path
 
 from msgspec import UNSET
 
-from ocr_tui.derive.timeutil import fmt_ts, from_mtime, human_duration, parse_ts
+from ocr_tui.derive.timeutil import fmt_ts, human_duration, parse_ts
 from ocr_tui.model import idumb as M
-from ocr_tui.model.lenient import blank_view, checked_ts, elapsed, when
+from ocr_tui.model.lenient import blank_view, created_updated, elapsed, when
 from ocr_tui.model.view import Fact, SessionView, Step
 from ocr_tui.textsafe import unsurrogate
 
@@ -69,14 +69,12 @@ def build(
     meta, aux, facts = read.meta, read.aux, read.facts
     m = meta or M.SessionMeta()
     sid = m.sessionId or key
-    soon = now + SLACK
-    created = checked_ts(m.createdAt, "createdAt", problems, future=soon)
-    updated = checked_ts(m.lastUpdated, "lastUpdated", problems, future=soon)
-    last = updated or created
-    if last is None and read.mtime is not None:
-        last = from_mtime(read.mtime)
-        if meta is not None:
-            problems.append("no lastUpdated or createdAt: idle time from the file's time")
+    names = ("createdAt", "lastUpdated")
+    created, updated, last, from_file = created_updated(
+        m.createdAt, m.lastUpdated, names, problems, future=now + SLACK, mtime=read.mtime
+    )
+    if from_file and meta is not None:
+        problems.append("no lastUpdated or createdAt: idle time from the file's time")
     idle = max(0.0, (now - last).total_seconds()) if last else None
     word, tone = idle_state(idle)
     active = word == "active"

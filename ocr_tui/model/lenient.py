@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from ocr_tui.derive.timeutil import fmt_ts, parse_ts
+from ocr_tui.derive.timeutil import fmt_ts, from_mtime, parse_ts
 from ocr_tui.model.view import Elapsed, SessionView
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -241,6 +241,26 @@ def checked_ts(
     elif future is not None and dt > future:
         problems.append(f"{name} {fmt_ts(dt)} is in the future")
     return dt
+
+
+def created_updated(
+    created: Any,
+    updated: Any,
+    names: tuple[str, str],
+    problems: list[str],
+    *,
+    future: datetime,
+    mtime: float | None,
+) -> tuple[datetime | None, datetime | None, datetime | None, bool]:
+    """(created, updated, last activity, whether that came from the file's mtime): the two
+    checked times of a session file; the last activity is the update, else the creation,
+    else the file's time."""
+    c = checked_ts(created, names[0], problems, future=future)
+    u = checked_ts(updated, names[1], problems, future=future)
+    last = u or c
+    if last is None and mtime is not None:
+        return c, u, from_mtime(mtime), True
+    return c, u, last, False
 
 
 def when(value: Any) -> datetime | None:
