@@ -23,6 +23,7 @@ STATES: dict[str, tuple[str, str]] = {
     "running": ("●", "running: the review or map is in progress"),
     "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
     "closed": ("✓", "closed"),
+    "loading": ("…", "reading: not read yet (start-up reads the newest sessions first)"),
 }
 
 PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·", "skipped": "⤼"}
@@ -38,6 +39,8 @@ SEVERITY_KEYS = ("critical", "high", "medium", "low", "info")
 
 def session_state(view: SessionView) -> str:
     """One of STATES' keys."""
+    if view.source == "loading":
+        return "loading"
     if view.problems:
         return "problem"
     if view.status == "closed":

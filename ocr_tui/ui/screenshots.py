@@ -50,12 +50,45 @@ async def shoot(out: Path) -> list[str]:
             await _settle(pilot, app, lambda: type(app.screen).__name__ == "DocumentScreen")
             await pilot.pause(0.5)
             made.append(app.save_screenshot("document.svg", str(out)))
+        made += await _formats(root / "formats", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)
         app = make_app(Project(empty), clock=lambda: clock)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause(0.5)
             made.append(app.save_screenshot("empty.svg", str(out)))
+    return made
+
+
+async def _formats(root: Path, out: Path) -> list[str]:
+    """Every format in one project, each live run part-way (real clock: the format simulators
+    write their history relative to now)."""
+    from datetime import timedelta
+
+    from ocr_tui.sim_formats import analysis, codeflow, idumb
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    sim = Simulator(root, store="ocr.db", seed=7, start=now - timedelta(minutes=3), speed=math.inf)
+    steps = sim.steps()
+    for _ in range(20):
+        next(steps)
+    for module, n in ((codeflow, 6), (analysis, 8), (idumb, 6)):
+        other = module.Sim(root, seed=7, speed=math.inf)
+        other.setup()
+        live = other.steps()
+        for _ in range(n):
+            next(live, None)
+    made = []
+    app = make_app(Project(root))
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot, app, lambda: len(app.sessions) >= 12)
+        app.clear_notifications()
+        await pilot.pause(0.2)
+        made.append(app.save_screenshot("formats.svg", str(out)))
+        code = next(v.id for v in app.sessions.values() if v.framework == "code" and v.running)
+        app.open_session(code)
+        await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
+        made.append(app.save_screenshot("formats-session.svg", str(out)))
     return made
 
 

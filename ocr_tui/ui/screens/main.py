@@ -154,6 +154,7 @@ class MainScreen(Screen):
             self.refresh_bindings()
         views = self.visible()
         now = self.app.now()
+        self.table.set_multi(n > 1)
         self.table.sync(views, now)
         self._update_bar(len(views))
         self.set_class(self.app.project is None, "-no-project")

@@ -35,6 +35,7 @@ STATE_STYLE = {
     "stalled": "$text-warning",
     "closed": MUTED,
     "problem": "$text-error",
+    "loading": MUTED,
 }
 SEVERITY_STYLE = {
     "critical": "bold $text-error",
@@ -51,6 +52,7 @@ STATE_WORDS = {
     "stalled": "stalled: no activity for a while",
     "closed": "closed",
     "problem": "see problems below",
+    "loading": "not read yet",
 }
 
 

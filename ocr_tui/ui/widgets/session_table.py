@@ -33,8 +33,10 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("activity", "Activity"),
 )
 TICKING = ("elapsed", "activity")  # the only columns time alone changes
-ID_WIDTH = 20  # the full id is in the detail pane
-LABEL_WIDTH = 14
+ID_WIDTH = {False: 24, True: 20}  # the full id is in the detail pane
+# The phase label gives way to the format column when a project holds several formats, so the
+# list fits 120 columns either way.
+LABEL_WIDTH = {False: 19, True: 14}
 FLOW_WIDTH = 8
 VERDICT_WIDTH = 12
 BAR_WIDTH = 8  # cells of the phase bar (the longest workflow has 8 phases)
@@ -57,6 +59,7 @@ class SessionTable(DataTable, inherit_bindings=True):
         "session-table--waiting",
         "session-table--stalled",
         "session-table--closed",
+        "session-table--loading",
         "session-table--problem",
         "session-table--bar-done",
         "session-table--bar-todo",
@@ -77,11 +80,33 @@ class SessionTable(DataTable, inherit_bindings=True):
         self._views: dict[str, SessionView] = {}
         self._cells: dict[str, dict[str, Cell]] = {}
         self._order: list[str] = []
+        self.multi = False  # several formats: the format column is shown
+        self._now: datetime | None = None  # of the last sync
+
+    @property
+    def columns_shown(self) -> tuple[tuple[str, str], ...]:
+        return COLUMNS if self.multi else tuple(c for c in COLUMNS if c[0] != "format")
 
     def on_mount(self) -> None:
-        for key, label in COLUMNS:
+        for key, label in self.columns_shown:
             self.add_column(label, key=key)
         self.app.theme_changed_signal.subscribe(self, self._restyle)
+
+    def set_multi(self, multi: bool) -> None:
+        """Show or hide the format column (rebuilds the table; happens once per change)."""
+        if multi == self.multi:
+            return
+        self.multi = multi
+        keep = self.highlighted_id
+        DataTable.clear(self, columns=True)
+        for key, label in self.columns_shown:
+            self.add_column(label, key=key)
+        views = [self._views[sid] for sid in self._order if sid in self._views]
+        self._views, self._cells, self._order = {}, {}, []
+        if views:
+            self.sync(views, self._now)
+        if keep is not None:
+            self.select(keep)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "select_cursor" and not self.row_count:
@@ -108,7 +133,10 @@ class SessionTable(DataTable, inherit_bindings=True):
 
     def sync(self, views: list[SessionView], now: datetime) -> None:
         """Show exactly `views`, in this order. Unchanged sessions are not touched."""
+        self._now = now
         keep = self.highlighted_id
+        if keep is not None and self._views[keep].source == "loading":
+            keep = None  # start-up: a stand-in row is not a choice; stay at the same place
         had_rows = bool(self.row_count)
         wanted = {v.id: v for v in views}
         for sid in [s for s in self._views if s not in wanted]:
@@ -120,7 +148,8 @@ class SessionTable(DataTable, inherit_bindings=True):
                 self._views[view.id] = view
                 self._cells[view.id] = cells
                 self.add_row(
-                    *(self._cell_text(view.id, k, cells[k]) for k, _ in COLUMNS), key=view.id
+                    *(self._cell_text(view.id, k, cells[k]) for k, _ in self.columns_shown),
+                    key=view.id,
                 )
             elif self._views[view.id] is not view:
                 self._views[view.id] = view
@@ -188,20 +217,21 @@ class SessionTable(DataTable, inherit_bindings=True):
         dash = (("—", "muted"),)
         cells: dict[str, Cell] = {
             "state": ((fmt.glyph(state), state),),
-            "id": ((fmt.safe(view.id, ID_WIDTH), ""),),
-            "format": ((fmt.framework_short(view.framework), "muted"),),
+            "id": ((fmt.safe(view.id, ID_WIDTH[self.multi]), ""),),
             "workflow": ((fmt.safe(view.workflow, FLOW_WIDTH), ""),),
             "phase": (
                 (done, "bar-done"),
                 (todo, "bar-todo"),
                 (f"{pad} {fraction} ", "muted"),
-                (fmt.safe(view.phase_label, LABEL_WIDTH), ""),
+                (fmt.safe(view.phase_label, LABEL_WIDTH[self.multi]), ""),
             ),
             "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
             "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
             "findings": ((str(current.findings), ""),) if current else dash,
             "verdict": _verdict(current.verdict if current else None),
         }
+        if self.multi:
+            cells["format"] = ((fmt.framework_short(view.framework), "muted"),)
         if view.framework != "ocr":  # no rounds: its agents, then what needs attention
             cells["reviewers"] = dash
             cells["verdict"] = _note(view)
