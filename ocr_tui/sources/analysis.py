@@ -19,7 +19,7 @@ from ocr_tui.derive import analysis as D
 from ocr_tui.model import analysis as A
 from ocr_tui.model.view import SessionView
 from ocr_tui.sources.base import Source, Touch
-from ocr_tui.sources.safe_read import read_capped, read_tail
+from ocr_tui.sources.safe_read import inside, read_capped, read_tail
 from ocr_tui.textsafe import unsurrogate
 
 PRIMARY = ".scientific-analysis-session"
@@ -34,10 +34,6 @@ MAX_NEST = 3  # .archive/.scientific-analysis-session/... (a second rename lands
 
 def tmp_key(name: str) -> str:
     return "tmp-" + unsurrogate(name[len(TMP_PREFIX) :])
-
-
-def _inside(path: str, tops: Iterable[str]) -> bool:
-    return any(path == t or path.startswith(t.rstrip(os.sep) + os.sep) for t in tops)
 
 
 class AnalysisSource(Source):
@@ -165,10 +161,10 @@ class AnalysisSource(Source):
 
     def _in_root(self, p: str) -> bool:
         norm = os.path.normpath(p)
-        if not _inside(norm, self._tops):
+        if not inside(norm, self._tops):
             return False
         try:
-            return _inside(os.path.realpath(norm), self._tops)
+            return inside(os.path.realpath(norm), self._tops)
         except (OSError, ValueError):
             return False
 
@@ -241,7 +237,7 @@ class _Docs:
             real = os.path.realpath(cand)
         except (OSError, ValueError):
             return False
-        return _inside(real, (self.real_session, *self.src._tops))
+        return inside(real, (self.real_session, *self.src._tops))
 
 
 def _read_state(path: Path, problems: list[str]) -> tuple[bytes | None, os.stat_result | None]:

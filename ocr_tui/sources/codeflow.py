@@ -20,17 +20,13 @@ from ocr_tui.model import codeflow as C
 from ocr_tui.model.view import SessionView
 from ocr_tui.sources.base import Source, Touch
 from ocr_tui.sources.safe_read import MAX_JSON as MAX_JSON
-from ocr_tui.sources.safe_read import read_capped
+from ocr_tui.sources.safe_read import inside, read_capped
 from ocr_tui.textsafe import unsurrogate
 
 DOCS = (".claude", ".docs")
 STATE = D.STATE
 MAX_DOCS = 200  # markdown files listed per session
 DOC_DEPTH = 2  # subdirectory levels searched for markdown files
-
-
-def _inside(path: str, top: str) -> bool:
-    return path == top or path.startswith(top.rstrip(os.sep) + os.sep)
 
 
 class CodeWorkflowSource(Source):
@@ -137,7 +133,7 @@ class CodeWorkflowSource(Source):
         try:
             full = os.path.normpath(os.path.join(base, name))
             real = os.path.realpath(full)
-            if not _inside(real, self._top) or not os.path.isfile(real):
+            if not inside(real, (self._top,)) or not os.path.isfile(real):
                 return None
             return os.path.relpath(full, session)
         except (OSError, ValueError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
 
 MIB = 1024 * 1024
@@ -81,3 +82,8 @@ def read_tail(path: Path | str, limit: int) -> tuple[bytes, bool] | None:
         return None
     finally:
         os.close(fd)
+
+
+def inside(path: str, tops: Iterable[str]) -> bool:
+    """`path` is one of `tops` or below one of them (plain strings: resolve links first)."""
+    return any(path == t or path.startswith(t.rstrip(os.sep) + os.sep) for t in tops)
