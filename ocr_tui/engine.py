@@ -63,6 +63,7 @@ class Engine:
         self._ids: dict[tuple[str, str], str] = {}
         self._expires: dict[str, datetime] = {}
         self.pending: list[str] = []  # view ids queued by `begin`, derived by `step`
+        self.touched: set[str] = set()  # view ids the last `apply` re-read (changed or not)
         self._headers_at: datetime | None = None
         self.headers_version = 0  # bumped whenever `headers` changes
 
@@ -242,6 +243,7 @@ class Engine:
         now = self.clock()
         changed: list[SessionView] = []
         removed: list[str] = []
+        self.touched = set()
         for src in self.sources:
             mine = [p for p in paths if self._owner_of(p, src)]
             if not mine:
@@ -289,6 +291,7 @@ class Engine:
                 removed.append(vid)
                 continue
             view = self._derive(src, vid, key, path, now)
+            self.touched.add(vid)
             if self.views.get(vid) != view:
                 self.views[vid] = view
                 changed.append(view)

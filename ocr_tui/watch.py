@@ -61,6 +61,7 @@ class Changed:
     sessions: list[SessionView] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     sessions_dir: bool = True
+    touched: frozenset[str] = frozenset()  # ids whose files a batch changed (views may be equal)
 
 
 @dataclass(frozen=True)
@@ -227,9 +228,16 @@ async def watch_project(
                     paths = [p for _, p in batch]
                     changed, removed = await asyncio.to_thread(engine.apply, paths)
                     now_dir = engine.has_sessions_dir()
-                    if changed or removed or now_dir != has_dir or engine.headers_version != hv:
+                    touched = frozenset(engine.touched)
+                    if (
+                        changed
+                        or removed
+                        or touched
+                        or now_dir != has_dir
+                        or engine.headers_version != hv
+                    ):
                         has_dir, hv = now_dir, engine.headers_version
-                        yield Changed(changed, removed, now_dir)
+                        yield Changed(changed, removed, now_dir, touched)
                     if any(Path(p) in anchors for p in paths):
                         if {str(r) for r in engine.watch_roots()} != armed:
                             break  # a format's directory appeared: watch it too

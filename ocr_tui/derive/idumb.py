@@ -31,6 +31,21 @@ THRESHOLDS = (ACTIVE_H, RESUME_H, OLD_H, ARCHIVE_H)
 SLACK = timedelta(minutes=1)  # a checkpoint written just before the session file is its own
 
 
+_IDLE_WORDS = {  # state word -> (its fact, its alert)
+    "active": ("active (idle {idle})", ""),
+    "resumable": ("resumable (idle {idle}; {left} left to resume in context)", ""),
+    "stale": (
+        "stale (idle {idle}, over 48 h)",
+        "stale: idle {idle} (over 48 h); start fresh or confirm resume",
+    ),
+    "old": ("old (idle {idle}, over 7 days)", "old: idle {idle} (over 7 days)"),
+    "archive-eligible": (
+        "archive-eligible (idle {idle}, over 30 days; advisory)",
+        "archive-eligible: idle {idle}, over 30 days (advisory)",
+    ),
+}
+
+
 @dataclass
 class Aux:
     """The files every session shares, read once per change."""
@@ -84,23 +99,11 @@ def build(
     if last is not None:
         later = [last + timedelta(hours=h) for h in THRESHOLDS]
         expiry += [t for t in later if t > now]
-    idle_text = human_duration(idle)
-    if word == "active":
-        state_text = f"active (idle {idle_text})"
-    elif word == "resumable":
-        left = human_duration(RESUME_H * H - (idle or 0))
-        state_text = f"resumable (idle {idle_text}; {left} left to resume in context)"
-    elif word == "stale":
-        state_text = f"stale (idle {idle_text}, over 48 h)"
-        alerts.append(f"stale: idle {idle_text} (over 48 h); start fresh or confirm resume")
-    elif word == "old":
-        state_text = f"old (idle {idle_text}, over 7 days)"
-        alerts.append(f"old: idle {idle_text} (over 7 days)")
-    elif word == "archive-eligible":
-        state_text = f"archive-eligible (idle {idle_text}, over 30 days; advisory)"
-        alerts.append(f"archive-eligible: idle {idle_text}, over 30 days (advisory)")
-    else:
-        state_text = "unknown (no time in the file)"
+    idle_text, left = human_duration(idle), human_duration(RESUME_H * H - (idle or 0))
+    text, alert = _IDLE_WORDS.get(word, ("unknown (no time in the file)", ""))
+    state_text = text.format(idle=idle_text, left=left)
+    if alert:
+        alerts.append(alert.format(idle=idle_text))
     head = [Fact(label="state", value=state_text, tone=tone)]
     if created:
         head.append(Fact(label="created", value=fmt_ts(created) or ""))

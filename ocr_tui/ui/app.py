@@ -80,6 +80,8 @@ class OcrTuiApp(App[None]):
         self.clock = clock
         self.sessions: dict[str, SessionView] = {}
         self.sessions_signal: Signal[tuple[list[SessionView], list[str]]] = Signal(self, "sessions")
+        # ids of sessions whose files changed (even when their views did not): open documents
+        self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
         self.engine: Engine | None = None
         self.demo = None  # ocr_tui.demo.Demo while the demo plays
         self._poll = poll
@@ -148,7 +150,9 @@ class OcrTuiApp(App[None]):
                 self.post_message(SessionsScanned(project, event.sessions, event.sessions_dir))
             elif isinstance(event, Changed):
                 self.post_message(
-                    SessionsChanged(project, event.sessions, event.removed, event.sessions_dir)
+                    SessionsChanged(
+                        project, event.sessions, event.removed, event.sessions_dir, event.touched
+                    )
                 )
             elif isinstance(event, Missing):
                 self.post_message(ProjectMissing(project))
@@ -212,6 +216,8 @@ class OcrTuiApp(App[None]):
             self.sessions.pop(sid, None)
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((list(message.changed), list(message.removed)))
+        if message.touched:
+            self.touched_signal.publish(message.touched)
         self._announce(events)
 
     @on(HeadersChanged)

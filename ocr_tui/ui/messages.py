@@ -37,12 +37,14 @@ class SessionsChanged(Message):
         changed: list[SessionView],
         removed: list[str],
         sessions_dir: bool,
+        touched: frozenset[str] = frozenset(),
     ) -> None:
         super().__init__()
         self.project = project
         self.changed = changed
         self.removed = removed
         self.sessions_dir = sessions_dir
+        self.touched = touched  # sessions whose files changed, even if their views did not
 
     def can_replace(self, message: Message) -> bool:
         # Called on the older (dequeued) message with the next pending one: returning True
@@ -54,6 +56,7 @@ class SessionsChanged(Message):
         kept = [v for v in self.changed if v.id not in newer and v.id not in gone]
         message.changed = kept + message.changed
         message.removed = sorted((set(self.removed) - newer) | gone)
+        message.touched = self.touched | message.touched
         return True
 
 

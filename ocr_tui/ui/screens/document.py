@@ -86,14 +86,21 @@ class DocumentScreen(DrilldownScreen):
             yield Markdown(id="doc", open_links=False)
         yield Footer()
 
-    # The sessions signal only fires when a session's derived view changed, which an edit
-    # that leaves counts and times equal (e.g. two writes in one second) does not: a slow
-    # stat of the open file, in the worker, catches those.
+    # `touched_signal` names every session whose files a batch changed (even when its derived
+    # view did not), so an edit shows at once. A document outside the watched directories (a
+    # spec elsewhere in the project) is caught by a slow stat in the worker.
     POLL_SECONDS = 2.0
 
     def after_mount(self) -> None:
         self.query_one("#doc-scroll").focus()
         self.set_interval(self.POLL_SECONDS, self._poll)
+        touched = getattr(self.app, "touched_signal", None)
+        if touched is not None:
+            touched.subscribe(self, self._on_touched)
+
+    def _on_touched(self, ids: frozenset[str]) -> None:
+        if self.session_id in ids:
+            self._poll()
 
     def _poll(self) -> None:
         if not self.removed and self.state is not None and self.state.rel == self.rel_path:
