@@ -323,23 +323,16 @@ def metrics_views(m: M.Metrics) -> tuple[list[Fact], list[Step], list[str], str 
     facts.append(Fact(label="agent spawns", value=f"{spawns}" + (f" ({agents})" if agents else "")))
     limit = m.limits.maxErrors if m.limits.maxErrors is not None else M.MAX_ERRORS
     total = m.errors.total if m.errors.total is not None else sum(m.errors.byType.values())
-    kinds = ", ".join(
-        f"{n}× {t}" for t, n in sorted(m.errors.byType.items(), key=lambda kv: -kv[1])
-    )
+    by_type = sorted(m.errors.byType.items(), key=lambda kv: -kv[1])
+    kinds = ", ".join(f"{n}× {t}" for t, n in by_type)
     tone = "bad" if total > limit else "warn" if total else "good"
-    facts.append(
-        Fact(label="errors", value=f"{total}/{limit}" + (f" ({kinds})" if kinds else ""), tone=tone)
-    )
+    errors = f"{total}/{limit}" + (f" ({kinds})" if kinds else "")
+    facts.append(Fact(label="errors", value=errors, tone=tone))
     if total > limit:
         alerts.append(f"errors {total} over the limit of {limit}")
     it = m.iterationCounts
-    facts.append(
-        Fact(
-            label="iterations",
-            value=f"planner↔checker {it.plannerChecker or 0}, validator↔fix "
-            f"{it.validatorFix or 0}, total {it.total or 0}",
-        )
-    )
+    counts = f"planner↔checker {it.plannerChecker or 0}, validator↔fix {it.validatorFix or 0}"
+    facts.append(Fact(label="iterations", value=f"{counts}, total {it.total or 0}"))
     steps = []
     for i, line in enumerate(m.errors.recent):
         mt = _RECENT.match(line)
@@ -363,17 +356,15 @@ def brain_facts(s: M.BrainState, now: datetime) -> tuple[list[Fact], list[str]]:
     since = parse_ts(s.lastValidation) or parse_ts(s.initialized)
     what = "last validation" if parse_ts(s.lastValidation) else "initialization"
     if since is None:
-        facts.append(
-            Fact(label="brain age", value="unknown (no lastValidation/initialized)", tone="bad")
-        )
+        unknown = "unknown (no lastValidation/initialized)"
+        facts.append(Fact(label="brain age", value=unknown, tone="bad"))
         alerts.append("brain staleness unknown: no lastValidation or initialized time")
     else:
         hours = max(0.0, (now - since).total_seconds() / 3600.0)
         age = human_duration(hours * 3600)
         if hours >= M.BRAIN_CRITICAL_H:
-            facts.append(
-                Fact(label="brain age", value=f"{age} since {what} (critical)", tone="bad")
-            )
+            critical = f"{age} since {what} (critical)"
+            facts.append(Fact(label="brain age", value=critical, tone="bad"))
             alerts.append(f"brain critically stale: {age} since {what} (over 168 h)")
         elif hours >= M.BRAIN_WARN_H:
             facts.append(Fact(label="brain age", value=f"{age} since {what} (stale)", tone="warn"))
@@ -384,26 +375,16 @@ def brain_facts(s: M.BrainState, now: datetime) -> tuple[list[Fact], list[str]]:
     order = ["critical", "high", "normal"]
     parts = [f"{pri[k]} {k}" for k in order if pri.get(k)]
     parts += [f"{n} {k}" for k, n in sorted(pri.items()) if k not in order]
-    facts.append(
-        Fact(
-            label="anchors",
-            value=", ".join(parts) if parts else "none",
-            tone="warn" if pri.get("critical") else "neutral",
-        )
-    )
+    tone = "warn" if pri.get("critical") else "neutral"
+    facts.append(Fact(label="anchors", value=", ".join(parts) if parts else "none", tone=tone))
     hist = s.history
     if hist:
         notable = [h for h in hist if (h.result or "").strip() != "pass"]
         recent = hist[-M.HISTORY_SHOWN :]
         n_recent = sum(1 for h in recent if (h.result or "").strip() != "pass")
-        facts.append(
-            Fact(
-                label="history",
-                value=f"{len(hist)} entries, {len(notable)} not pass "
-                f"({n_recent} in the last {len(recent)})",
-                tone="warn" if n_recent else "neutral",
-            )
-        )
+        text = f"{len(hist)} entries, {len(notable)} not pass "
+        text += f"({n_recent} in the last {len(recent)})"
+        facts.append(Fact(label="history", value=text, tone="warn" if n_recent else "neutral"))
         for h in reversed(recent):
             ok = (h.result or "").strip() == "pass"
             at = fmt_ts(parse_ts(h.timestamp)) or "?"
