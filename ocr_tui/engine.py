@@ -305,6 +305,17 @@ class Engine:
         self.views.pop(vid, None)
         self._expires.pop(vid, None)
 
+    def relist(self) -> tuple[list[SessionView], list[str]]:
+        """List every source again: sessions that appeared or went since the last listing."""
+        now = self.clock()
+        changed: list[SessionView] = []
+        removed: list[str] = []
+        for src in self.sources:
+            c, r = self._refresh(src, Touch(relist=True), now)
+            changed += c
+            removed += r
+        return changed, sorted(set(removed))
+
     def restale(self) -> list[SessionView]:
         """Time passed with no file event: re-derive the sessions whose time-based state (stalled,
         idle, overdue...) is due to change (no IO unless one is). Headers (whose staleness is

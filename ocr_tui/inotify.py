@@ -192,11 +192,17 @@ async def ainotify(
     quiet_ms: float = 3.0,
     debounce_ms: float = 150.0,
     timeout_s: float = 5.0,
+    on_armed: Callable[[], None] | None = None,
 ) -> AsyncIterator[set[tuple[Change, str]]]:
     """Yield a batch once changes stop arriving for `quiet_ms` (or after `debounce_ms` of a
-    continuous burst); an empty set after `timeout_s` without changes."""
+    continuous burst); an empty set after `timeout_s` without changes.
+
+    The watch is armed in a thread (a tree of 60,000 directories takes seconds to walk), then
+    `on_armed` is called on the event loop."""
     loop = asyncio.get_running_loop()
-    ino = Inotify(root, accept)
+    ino = await asyncio.to_thread(Inotify, root, accept)
+    if on_armed is not None:
+        on_armed()
     ready = asyncio.Event()
     loop.add_reader(ino.fd, ready.set)
     try:

@@ -101,6 +101,10 @@ async def _next(queue: asyncio.Queue, stop: asyncio.Event):
     return _END
 
 
+def _relist(engine: Engine) -> tuple[list[SessionView], list[str]]:
+    return engine.relist()
+
+
 def _rescan(engine: Engine) -> tuple[list[SessionView], list[str]]:
     before = dict(engine.views)
     views = engine.scan()
@@ -108,8 +112,11 @@ def _rescan(engine: Engine) -> tuple[list[SessionView], list[str]]:
     return changed, sorted(set(before) - set(engine.views))
 
 
-def _open(engine: Engine, roots: list[Path], polling: bool, backend: str, queue) -> list:
-    """Start the native (or polling) watch of `roots`, feeding batches into `queue`."""
+def _open(
+    engine: Engine, roots: list[Path], polling: bool, backend: str, queue
+) -> tuple[list[asyncio.Task], list[asyncio.Event]]:
+    """Start the native (or polling) watch of `roots`, feeding batches into `queue`. Returns
+    the pump tasks and one event per watch, set once it is armed."""
     from watchfiles import awatch  # deferred: keeps `status` start-up fast
 
     if polling or backend == "watchfiles" or not inotify.available():
@@ -125,7 +132,10 @@ def _open(engine: Engine, roots: list[Path], polling: bool, backend: str, queue)
                 poll_delay_ms=POLL_DELAY_MS,
             )
         ]
+        armed = [asyncio.Event()]
+        armed[0].set()  # watchfiles arms in its own thread: ARM_S gives it the time
     else:
+        armed = [asyncio.Event() for _ in roots]
         gens = [
             inotify.ainotify(
                 str(root),
@@ -133,10 +143,17 @@ def _open(engine: Engine, roots: list[Path], polling: bool, backend: str, queue)
                 quiet_ms=QUIET_MS,
                 debounce_ms=DEBOUNCE_MS,
                 timeout_s=TICK_S if i == 0 else 3600.0,  # one of them ticks
+                on_armed=armed[i].set,
             )
             for i, root in enumerate(roots)
         ]
-    return [asyncio.create_task(_pump(g, queue)) for g in gens]
+    return [asyncio.create_task(_pump(g, queue)) for g in gens], armed
+
+
+async def _until_armed(armed: list[asyncio.Event], pumps: list[asyncio.Task]) -> None:
+    """Until every watch is armed, or one of them failed (its error is in the queue)."""
+    while not all(e.is_set() for e in armed) and not any(p.done() for p in pumps):
+        await asyncio.sleep(0.005)
 
 
 async def watch_project(
@@ -175,26 +192,37 @@ async def watch_project(
             # Arm the watch first, then scan: a change made in between is then both in the scan
             # and in a batch (harmless), never in neither.
             batches: asyncio.Queue = asyncio.Queue()
-            pumps = _open(engine, roots, force_polling, backend, batches)
+            pumps, armed = _open(engine, roots, force_polling, backend, batches)
             try:
-                await asyncio.sleep(ARM_S)
                 has_dir = engine.has_sessions_dir()
+                catch_up = _rescan
                 if first and progressive:
+                    # The list (stand-ins) is shown while the watch is armed; sessions are read
+                    # once it is, after a re-list for any that appeared meanwhile.
                     views = await asyncio.to_thread(engine.begin)
                     yield Scanned(views, has_dir)
                     first = False
-                elif first:
-                    views = await asyncio.to_thread(engine.scan)
-                    yield Scanned(views, has_dir)
-                    first = False
-                else:  # re-armed: report what changed while we were not watching
-                    diff = await asyncio.to_thread(_rescan, engine)
-                    yield Changed(*diff, has_dir)
+                    await _until_armed(armed, pumps)
+                    await asyncio.sleep(ARM_S)
+                    diff = await asyncio.to_thread(engine.relist)
+                    if diff[0] or diff[1]:
+                        yield Changed(*diff, has_dir)
+                    catch_up = _relist
+                else:
+                    await _until_armed(armed, pumps)
+                    await asyncio.sleep(ARM_S)
+                    if first:
+                        views = await asyncio.to_thread(engine.scan)
+                        yield Scanned(views, has_dir)
+                        first = False
+                    else:  # re-armed: report what changed while we were not watching
+                        diff = await asyncio.to_thread(_rescan, engine)
+                        yield Changed(*diff, has_dir)
                 if force_polling:
                     # The poll watcher takes its first picture a while after it starts: catch
                     # up once on anything written before that.
                     await asyncio.sleep(2 * POLL_DELAY_MS / 1000)
-                    diff = await asyncio.to_thread(_rescan, engine)
+                    diff = await asyncio.to_thread(catch_up, engine)
                     if diff[0] or diff[1]:
                         yield Changed(*diff, has_dir)
                 armed = {str(r) for r in roots}

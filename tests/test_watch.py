@@ -28,7 +28,10 @@ def write_json(path: Path, obj: dict) -> None:
 class Collector:
     """Runs watch_project in a task and lets a test wait for an event matching a predicate."""
 
-    def __init__(self, engine: Engine, poll: bool = False, backend: str = "auto") -> None:
+    def __init__(
+        self, engine: Engine, poll: bool = False, backend: str = "auto", progressive=False
+    ) -> None:
+        self.progressive = progressive
         self.backend = backend
         self.engine = engine
         self.events: list = []
@@ -38,7 +41,11 @@ class Collector:
 
     async def run(self) -> None:
         async for ev in watch_project(
-            self.engine, stop=self.stop, poll=self.poll, backend=self.backend
+            self.engine,
+            stop=self.stop,
+            poll=self.poll,
+            backend=self.backend,
+            progressive=self.progressive,
         ):
             self.events.append(ev)
             self._new.set()
@@ -186,6 +193,37 @@ async def test_ocr_db_replaced(project: Project, poll: bool, backend: str):
         await c.wait_for(changed_phase("s1", "discourse"))
         assert not list(project.data_dir.glob("*-journal"))
         assert not list(project.data_dir.glob("*-wal"))
+    finally:
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)
+
+
+@BACKENDS
+async def test_progressive_start_lists_stand_ins_then_reads_newest_first(
+    project: Project, poll: bool, backend: str
+):
+    sids = [f"2026-11-{d:02d}-s" for d in range(1, 41)]
+    for i, sid in enumerate(sids):
+        write_json(project.sessions_dir / sid / "state.json", {"current_phase": "context"})
+        t = 1_700_000_000 + i * 60
+        os.utime(project.sessions_dir / sid, (t, t))
+    engine = Engine(project)
+    c = Collector(engine, poll=poll, backend=backend, progressive=True)
+    task = asyncio.create_task(c.run())
+    try:
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        assert sorted(v.id for v in first.sessions) == sids
+        assert all(v.source == "loading" for v in first.sessions)
+        # a session created and one changed while the list loads are both seen
+        write_json(
+            project.sessions_dir / "2026-12-01-new" / "state.json", {"current_phase": "reviews"}
+        )
+        write_json(project.sessions_dir / sids[0] / "state.json", {"current_phase": "reviews"})
+        await c.wait_for(lambda ev: not engine.pending and "2026-12-01-new" in engine.views)
+        await c.wait_for(lambda ev: engine.views[sids[0]].phase == "reviews")
+        assert all(v.source != "loading" for v in engine.views.values())
+        order = [v.id for ev in c.events if isinstance(ev, Changed) for v in ev.sessions]
+        assert order.index(sids[-1]) < order.index(sids[1])  # the newest directory first
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)
