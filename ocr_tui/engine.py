@@ -305,13 +305,19 @@ class Engine:
         self.views.pop(vid, None)
         self._expires.pop(vid, None)
 
-    def relist(self) -> tuple[list[SessionView], list[str]]:
-        """List every source again: sessions that appeared or went since the last listing."""
+    def relist(self, ids: Iterable[str] = ()) -> tuple[list[SessionView], list[str]]:
+        """List every source again (sessions that appeared or went since the last listing),
+        and re-derive the sessions `ids`."""
         now = self.clock()
         changed: list[SessionView] = []
         removed: list[str] = []
+        keys: dict[int, set[str]] = {}
+        for vid in ids:
+            where = self._where.get(vid)
+            if where is not None:
+                keys.setdefault(id(where[0]), set()).add(where[1])
         for src in self.sources:
-            c, r = self._refresh(src, Touch(relist=True), now)
+            c, r = self._refresh(src, Touch(keys=keys.get(id(src), set()), relist=True), now)
             changed += c
             removed += r
         return changed, sorted(set(removed))

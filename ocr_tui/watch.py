@@ -150,9 +150,13 @@ def _open(
     return [asyncio.create_task(_pump(g, queue)) for g in gens], armed
 
 
+def _is_armed(armed: list[asyncio.Event], pumps: list[asyncio.Task]) -> bool:
+    """Every watch is armed, or one of them failed (its error is in the queue)."""
+    return all(e.is_set() for e in armed) or any(p.done() for p in pumps)
+
+
 async def _until_armed(armed: list[asyncio.Event], pumps: list[asyncio.Task]) -> None:
-    """Until every watch is armed, or one of them failed (its error is in the queue)."""
-    while not all(e.is_set() for e in armed) and not any(p.done() for p in pumps):
+    while not _is_armed(armed, pumps):
         await asyncio.sleep(0.005)
 
 
@@ -202,9 +206,18 @@ async def watch_project(
                     views = await asyncio.to_thread(engine.begin)
                     yield Scanned(views, has_dir)
                     first = False
+                    # Reading starts at once; what was read before the watch was armed is read
+                    # again after (cheap: parse results are cached by file identity), so a
+                    # write during arming is never missed.
+                    early: list[str] = []
+                    while engine.pending and not _is_armed(armed, pumps):
+                        derived = await asyncio.to_thread(engine.step)
+                        early += [v.id for v in derived]
+                        if derived:
+                            yield Changed(derived, [], has_dir)
                     await _until_armed(armed, pumps)
                     await asyncio.sleep(ARM_S)
-                    diff = await asyncio.to_thread(engine.relist)
+                    diff = await asyncio.to_thread(engine.relist, early)
                     if diff[0] or diff[1]:
                         yield Changed(*diff, has_dir)
                     catch_up = _relist
