@@ -35,9 +35,10 @@ def main() -> None:
         for sid in ids[:3]:
             make_running(root, sid)
         with app_pane(root) as pane:
-            if pane.wait(lambda s: "100 of 100 sessions" in s, 120) is None:
+            loaded = pane.wait(lambda s: "100 of 100 sessions" in s and "reading…" not in s, 120)
+            if loaded is None:
                 raise RuntimeError(f"the app never showed 100 sessions:\n{pane.capture()}")
-            screen = pane.capture()
+            screen = loaded[1]
             running = sum(1 for ln in screen.splitlines() if "4/8" in ln and "│" not in ln)
             time.sleep(2.0)  # start-up work (first frames, GC) is not idle
             env = {"OCR_TUI_CACHE_DIR": "off"}
