@@ -17,7 +17,8 @@ import msgspec
 
 from ocr_tui.derive.session import DEFAULT_STALL_AFTER
 from ocr_tui.derive.timeutil import fmt_ts
-from ocr_tui.model.view import Elapsed, Header, SessionView, Snapshot
+from ocr_tui.model.lenient import blank_view
+from ocr_tui.model.view import Header, SessionView, Snapshot
 from ocr_tui.sources.base import Source, Touch
 from ocr_tui.sources.project import Project
 from ocr_tui.sources.registry import source_classes
@@ -400,30 +401,9 @@ def _broken_view(src: Source, key: str, path: Path, exc: Exception) -> SessionVi
 
 
 def _bare_view(src: Source, key: str, path: Path, *, phase: str, label: str) -> SessionView:
-    return SessionView(
-        id=key,
-        branch=None,
-        source=src.framework,
-        status="active",
-        workflow=src.framework,
-        phase=phase,
-        phase_label=label,
-        phase_number=None,
-        phase_total=0,
-        complete=False,
-        started_at=None,
-        updated_at=None,
-        last_activity=None,
-        stalled=False,
-        elapsed=Elapsed(since=None, seconds=None, running=False),
-        current_round=None,
-        rounds=[],
-        current_map_run=None,
-        map_runs=[],
-        problems=[],
-        path=str(path),
-        framework=src.framework,
-    )
+    view = blank_view(key, path, src.framework, src.framework, source=src.framework, problems=[])
+    view.phase, view.phase_label = phase, label
+    return view
 
 
 def encode_json(obj: object) -> str:

@@ -30,7 +30,7 @@ from ocr_tui.model.analysis import (
     phase_outputs,
     sort_ts,
 )
-from ocr_tui.model.lenient import blank_view, created_updated, elapsed
+from ocr_tui.model.lenient import created_updated, elapsed
 from ocr_tui.model.view import Fact, PhaseStep, SessionView, Step
 
 FRAMEWORK = "analysis"
@@ -57,13 +57,6 @@ class Read:
     log: list[ErrorEntry]
     mtime: float | None
     docs: Docs
-
-
-def broken(key: str, path: Path, problem: str) -> SessionView:
-    return blank_view(
-        key, path, FRAMEWORK, "analysis", source=STATE, problems=[problem],
-        phase_total=len(PHASES), title=key,
-    )  # fmt: skip
 
 
 def build(

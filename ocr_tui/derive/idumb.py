@@ -20,7 +20,7 @@ from msgspec import UNSET
 
 from ocr_tui.derive.timeutil import fmt_ts, human_duration, parse_ts
 from ocr_tui.model import idumb as M
-from ocr_tui.model.lenient import blank_view, created_updated, elapsed, when
+from ocr_tui.model.lenient import created_updated, elapsed, when
 from ocr_tui.model.view import Fact, SessionView, Step
 from ocr_tui.textsafe import unsurrogate
 
@@ -67,13 +67,6 @@ class Read:
     mtime: float | None
     aux: Aux
     facts: list[Fact] = field(default_factory=list)
-
-
-def broken(key: str, path: Path, problem: str) -> SessionView:
-    return blank_view(
-        key, path, FRAMEWORK, "session", source=unsurrogate(path.name), problems=[problem],
-        title=key,
-    )  # fmt: skip
 
 
 def build(

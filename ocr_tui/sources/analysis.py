@@ -174,13 +174,7 @@ class AnalysisSource(Source):
         return self._expiry.get(view.path)  # by path: the engine may rename a clashing id
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
-        try:
-            return self._derive(key, path, now)
-        except Exception as exc:  # pragma: no cover - a last guard: the session stays listed
-            self._expiry.pop(str(path), None)
-            return D.broken(key, path, f"could not be read: {type(exc).__name__}: {exc}")
-
-    def _derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
         data, st = _read_state(path / STATE, problems)
         state = A.decode_state(data, problems) if data is not None else None

@@ -136,13 +136,7 @@ class IdumbSource(Source):
         return self._aux
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
-        try:
-            return self._derive(key, path, now)
-        except Exception as exc:  # pragma: no cover - a last guard: the session stays listed
-            self._expiry.pop(str(path), None)
-            return D.broken(key, path, f"could not be read: {type(exc).__name__}: {exc}")
-
-    def _derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
         facts: list[Fact] = []
         meta, chosen = self._pick_copy(key, path, problems, facts)

@@ -156,9 +156,16 @@ def test_a_reader_bug_still_lists_the_session(tmp_path, monkeypatch):
     def boom(data, problems):
         raise RuntimeError("bug")
 
+    from ocr_tui.engine import Engine
+    from ocr_tui.sources.analysis import AnalysisSource
+    from ocr_tui.sources.project import Project
+
+    write(tmp_path, example(), ".scientific-analysis-session")
     monkeypatch.setattr(A, "decode_state", boom)
-    _, v = view(tmp_path, example())
-    assert v.id == "project" and v.problems == ["could not be read: RuntimeError: bug"]
+    engine = Engine(Project(tmp_path), sources=[AnalysisSource(tmp_path, tmp_dir=tmp_path / "x")])
+    (v,) = engine.scan()  # the engine catches a reader's bug: the session stays listed
+    assert v.id == "project" and v.framework == "analysis"
+    assert v.problems == ["the Scientific analysis reader failed on this session: RuntimeError: bug"]
 
 
 _KEYS = sorted(EXAMPLE) + ["interview_progress", "user_approvals.phase_4", "config.num_chapters"]
