@@ -165,7 +165,9 @@ def test_a_reader_bug_still_lists_the_session(tmp_path, monkeypatch):
     engine = Engine(Project(tmp_path), sources=[AnalysisSource(tmp_path, tmp_dir=tmp_path / "x")])
     (v,) = engine.scan()  # the engine catches a reader's bug: the session stays listed
     assert v.id == "project" and v.framework == "analysis"
-    assert v.problems == ["the Scientific analysis reader failed on this session: RuntimeError: bug"]
+    assert v.problems == [
+        "the Scientific analysis reader failed on this session: RuntimeError: bug"
+    ]
 
 
 _KEYS = sorted(EXAMPLE) + ["interview_progress", "user_approvals.phase_4", "config.num_chapters"]
