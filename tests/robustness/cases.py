@@ -47,6 +47,8 @@ class Case:
     docs: list[str] = field(default_factory=list)  # documents of it to open on screen
     problem: bool = True  # must its `problems` be non-empty?
     check: Callable | None = None  # extra assertions on (views by id, every output joined)
+    screen: bool = True  # open its session screen in the dashboard test (each costs ~1 s)
+    stream: bool = True  # also read a real `watch --jsonl` (a cold scan in a new process)
 
 
 CASES: dict[str, Callable[[Path, Path], Case]] = {}
@@ -86,7 +88,7 @@ def truncated_state(root: Path, outside: Path) -> Case:
         view = views[sid]
         assert view.source == "files" and view.rounds[0].reviewers[0].findings == 1
 
-    return _finish(root, Case(sid, check=check))
+    return _finish(root, Case(sid, check=check, screen=False))
 
 
 GARBAGE = bytes(range(256)) * 16 + b"\x1b]0;garbage\x07\x00\xff"
@@ -120,7 +122,7 @@ def reviewer_50mb(root: Path, outside: Path) -> Case:
         (rev,) = view.rounds[0].reviewers
         assert 0 < rev.findings < 50 * 1024  # the first part was read, not the whole file
 
-    return _finish(root, Case(sid, check=check))
+    return _finish(root, Case(sid, check=check, screen=False))
 
 
 @case
@@ -142,7 +144,7 @@ def reviewers_10000(root: Path, outside: Path) -> Case:
         assert [r.name for r in revs[:3]] == ["reviewer-0", "reviewer-1", "reviewer-2"]
         assert revs[-1].name == "reviewer-9999"  # natural order
 
-    return _finish(root, Case(sid, problem=False, check=check))
+    return _finish(root, Case(sid, problem=False, check=check, screen=False, stream=False))
 
 
 @case
@@ -263,7 +265,7 @@ def symlink_loops(root: Path, outside: Path) -> Case:
     os.symlink("../../..", d / "rounds/round-1/reviews/up.md")
     os.symlink(".", d / "map")
     os.symlink("sessions", root / ".ocr/sessions/2026-11-22-session-link")
-    return _finish(root, Case(sid))
+    return _finish(root, Case(sid, screen=False))
 
 
 @case
@@ -318,7 +320,7 @@ def timestamps_far_future(root: Path, outside: Path) -> Case:
         **STATE, "started_at": "9999-12-31T23:59:59Z", "updated_at": "9999-12-31T23:59:59-01:00",
         "round_started_at": "9999-12-31T23:59:59.999999Z",
     }))  # fmt: skip
-    return _finish(root, Case(sid))
+    return _finish(root, Case(sid, screen=False))
 
 
 @case
@@ -328,7 +330,7 @@ def timestamps_far_past(root: Path, outside: Path) -> Case:
         **STATE, "started_at": "0001-01-01T00:00:00Z", "updated_at": "0001-01-01T00:00:00+01:00",
         "status": "closed",
     }))  # fmt: skip
-    return _finish(root, Case(sid))
+    return _finish(root, Case(sid, screen=False))
 
 
 @case
@@ -341,4 +343,4 @@ def file_times_out_of_range(root: Path, outside: Path) -> Case:
     set_mtimes(root / ".ocr", OLD)
     os.utime(d / "context.md", (-(10**10), -(10**10)))
     os.utime(d / "rounds/round-1/reviews/principal-1.md", (2**40, 2**40))
-    return Case(sid)
+    return Case(sid, screen=False)

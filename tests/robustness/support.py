@@ -253,7 +253,16 @@ class LiveWatch:
             self._loop.call_soon_threadsafe(self._stop.set)
         self._thread.join(timeout)
         if self._thread.is_alive():
-            raise AssertionError("the watcher did not stop")
+            import traceback
+
+            frame = sys._current_frames().get(self._thread.ident)
+            where = "".join(traceback.format_stack(frame)) if frame else "?"
+            with self.lock:
+                kinds = self.kinds[-10:]
+            raise AssertionError(
+                f"the watcher did not stop within {timeout}s; last events {kinds}; "
+                f"its thread is at:\n{where}"
+            )
 
     def settle(
         self,
