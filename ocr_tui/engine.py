@@ -61,7 +61,7 @@ class Engine:
         self.headers: dict[str, Header] = {}
         # view id -> (source, key, path); `ids` maps a source's key back to the view id.
         self._where: dict[str, tuple[Source, str, Path]] = {}
-        self._ids: dict[tuple[str, str], str] = {}
+        self._ids: dict[str, dict[str, str]] = {}  # framework -> the source's key -> view id
         self._expires: dict[str, datetime] = {}
         self.pending: list[str] = []  # view ids queued by `begin`, derived by `step`
         self.touched: set[str] = set()  # view ids the last `apply` re-read (changed or not)
@@ -118,13 +118,14 @@ class Engine:
         )
 
     def _view_id(self, src: Source, key: str) -> str:
-        vid = self._ids.get((src.framework, key))
+        ids = self._ids.setdefault(src.framework, {})
+        vid = ids.get(key)
         if vid is None:
             vid = key
             taken = self._where.get(vid)
             if taken is not None and taken[0] is not src:
                 vid = f"{src.framework}:{key}"
-            self._ids[(src.framework, key)] = vid
+            ids[key] = vid
         return vid
 
     def _derive(self, src: Source, vid: str, key: str, path: Path, now: datetime) -> SessionView:
@@ -262,21 +263,19 @@ class Engine:
     def _refresh(self, src: Source, touch: Touch, now: datetime):
         changed: list[SessionView] = []
         removed: list[str] = []
-        mine = {vid: w for vid, w in self._where.items() if w[0] is src}
-        keys = {w[1]: vid for vid, w in mine.items()}
+        keys = self._ids.setdefault(src.framework, {})  # live: kept up to date, never rebuilt
         want = set(touch.keys)
         if touch.everything:
             want |= set(keys)
-        if touch.relist or want - set(keys):
+        if touch.relist or any(k not in keys for k in want):
             current = self._list(src)
-            for key in set(keys) - set(current):
-                vid = keys.pop(key)
+            for key in [k for k in keys if k not in current]:
+                vid = keys[key]
                 self._forget(vid)
                 removed.append(vid)
             for key, path in current.items():
                 if key not in keys:
                     vid = self._view_id(src, key)
-                    keys[key] = vid
                     self._where[vid] = (src, key, path)
                     want.add(key)
                 elif self._where[keys[key]][2] != path:  # the session now lives elsewhere
@@ -302,7 +301,7 @@ class Engine:
     def _forget(self, vid: str) -> None:
         where = self._where.pop(vid, None)
         if where is not None:
-            self._ids.pop((where[0].framework, where[1]), None)
+            self._ids.get(where[0].framework, {}).pop(where[1], None)
         self.views.pop(vid, None)
         self._expires.pop(vid, None)
 

@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from ocr_tui.derive.timeutil import fmt_ts, human_duration, parse_ts
+from ocr_tui.derive.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
 from ocr_tui.model.analysis import (
     GATES,
     PHASES,
@@ -36,7 +36,7 @@ from ocr_tui.model.view import Fact, PhaseStep, SessionView, Step
 FRAMEWORK = "analysis"
 STATE = "session-state.json"
 RESUME_WINDOW = timedelta(hours=72)
-FUTURE_SLACK = timedelta(minutes=5)  # a later time is named as in the future
+FUTURE_SLACK = CLOCK_SKEW  # a later time is named as in the future
 _LIVE = (None, "initialized", "in_progress")
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from msgspec import UNSET
 
-from ocr_tui.derive.timeutil import fmt_ts, human_duration, parse_ts
+from ocr_tui.derive.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
 from ocr_tui.model import idumb as M
 from ocr_tui.model.lenient import created_updated, elapsed, when
 from ocr_tui.model.view import Fact, SessionView, Step
@@ -79,7 +79,7 @@ def build(
     sid = m.sessionId or key
     names = ("createdAt", "lastUpdated")
     created, updated, last, from_file = created_updated(
-        m.createdAt, m.lastUpdated, names, problems, future=now + SLACK, mtime=read.mtime
+        m.createdAt, m.lastUpdated, names, problems, future=now + CLOCK_SKEW, mtime=read.mtime
     )
     if from_file and meta is not None:
         problems.append("no lastUpdated or createdAt: idle time from the file's time")

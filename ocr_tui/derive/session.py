@@ -9,7 +9,7 @@ import re
 from datetime import UTC, datetime
 
 from ocr_tui.derive.markdown import reviewer_label
-from ocr_tui.derive.timeutil import fmt_ts, from_mtime, parse_ts
+from ocr_tui.derive.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
 from ocr_tui.model import phases as ph
 from ocr_tui.model.files import RoundFiles, SessionFiles
 from ocr_tui.model.ocr import StoredState
@@ -228,13 +228,13 @@ def derive_session(
     seconds: int | None = None  # stays None when the start is unparsable (a problem above)
     if since is not None:
         end = now if running else (updated or last or now)
-        if since > now:
+        if since > now + CLOCK_SKEW:
             problems.append(f"{since_field} {fmt_ts(since)} is in the future")
             seconds = 0
         else:
             seconds = max(0, int((end - since).total_seconds()))
     for name, value in (("updated_at", updated), ("started_at", started)):
-        if value is not None and value > now and name != since_field:
+        if value is not None and value > now + CLOCK_SKEW and name != since_field:
             problems.append(f"{name} {fmt_ts(value)} is in the future")
     stalled = bool(running and last is not None and (now - last).total_seconds() > stall_after)
 

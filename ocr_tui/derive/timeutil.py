@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 
 def parse_ts(value: str | None) -> datetime | None:
@@ -75,3 +75,8 @@ def human_ago(seconds: float | int | None) -> str:
     if s < 86400:
         return f"{s // 3600}h ago"
     return f"{s // 86400}d ago"
+
+
+# How far ahead of our clock a recorded time may be before it is a problem ("in the future"):
+# agents often run on another machine or in a container whose clock is a little off.
+CLOCK_SKEW = timedelta(minutes=5)

@@ -13,7 +13,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
-from textual.widgets.data_table import CellDoesNotExist
+from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 
 from ocr_tui.model.view import SessionView
 from ocr_tui.ui import fmt
@@ -185,7 +185,13 @@ class SessionTable(DataTable, inherit_bindings=True):
         for key, cell in cells.items():
             if old.get(key) != cell:
                 old[key] = cell
-                self.update_cell(sid, key, self._cell_text(sid, key, cell), update_width=True)
+                text = self._cell_text(sid, key, cell)
+                # Only a wider cell re-measures: Textual re-measures the whole column when a
+                # cell shrinks (every row, then a layout), which at 10,000 rows and a 1 s tick
+                # cost more than everything else. Columns never narrow; cells are clipped.
+                column = self.columns.get(ColumnKey(key))
+                grow = column is None or text.cell_len > column.content_width
+                self.update_cell(sid, key, text, update_width=grow)
 
     def _restyle(self, _theme: object = None) -> None:
         """The theme changed: styles are baked into cells, so re-render them."""
