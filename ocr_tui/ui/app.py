@@ -93,6 +93,7 @@ class OcrTuiApp(App[None]):
         self._shutting_down = threading.Event()  # set on unmount
         self._demo_starting = False
         self._toasts: list[float] = []  # when the change toasts on screen were shown
+        self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(OcrTuiApp.status, "no-project" if project is None else "loading")
 
     def get_default_screen(self) -> MainScreen:
@@ -202,6 +203,7 @@ class OcrTuiApp(App[None]):
             return
         removed = sorted(set(self.sessions) - {v.id for v in message.sessions})
         self.sessions = {v.id: v for v in message.sessions}
+        self.unread = sum(1 for v in message.sessions if v.source == "loading")
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((list(message.sessions), removed))
 
@@ -211,9 +213,14 @@ class OcrTuiApp(App[None]):
             return
         events = [e for v in message.changed for e in self._transitions(v)]
         for view in message.changed:
+            old = self.sessions.get(view.id)
+            if old is not None and old.source == "loading" and view.source != "loading":
+                self.unread -= 1
             self.sessions[view.id] = view
         for sid in message.removed:
-            self.sessions.pop(sid, None)
+            gone = self.sessions.pop(sid, None)
+            if gone is not None and gone.source == "loading":
+                self.unread -= 1
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((list(message.changed), list(message.removed)))
         if message.touched:

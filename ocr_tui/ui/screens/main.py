@@ -68,6 +68,7 @@ class MainScreen(Screen):
 
     filter: var[str] = var("all")
     format: var[str] = var("all")  # a framework key, or "all"
+    _refresh_due = False
     sort: var[str] = var("activity")
     search: var[str] = var("")
 
@@ -110,7 +111,19 @@ class MainScreen(Screen):
     def table(self) -> SessionTable:
         return self.query_one(SessionTable)
 
+    LOADING_REFRESH_S = 0.25
+
     def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
+        if not self.app.unread:
+            self.refresh_view()
+        elif not self._refresh_due:
+            # Start-up: thousands of rows arrive in slices; re-sorting the table for each
+            # would starve the keys. Refresh a few times a second instead.
+            self._refresh_due = True
+            self.set_timer(self.LOADING_REFRESH_S, self._deferred_refresh)
+
+    def _deferred_refresh(self) -> None:
+        self._refresh_due = False
         self.refresh_view()
 
     def _on_status(self, _status: str) -> None:
@@ -207,6 +220,8 @@ class MainScreen(Screen):
         parts += [(" · sort: ", "$text-muted"), (SORTS[self.sort], KEY)]
         noun = "session" if total == 1 else "sessions"
         parts += [(" · ", "$text-muted"), f"{shown} of {total} {noun}"]
+        if self.app.unread > 0:
+            parts += [(" · ", "$text-muted"), (f"reading {self.app.unread:,} more…", KEY)]
         self.query_one("#filter-bar", Static).update(Content.assemble(*parts))
 
     def _empty_message(self, views: list[SessionView]) -> Content | None:
