@@ -10,6 +10,7 @@ No Textual here: the dashboard and `watch --jsonl` both consume it.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ DEBOUNCE_MS = 150
 POLL_DELAY_MS = 250
 TICK_S = 1.0  # with no file events: time-based flags, unwatched places, new directories
 MISSING_POLL_S = 0.25
+RECHECK_S = 1.1  # polling: a batch's paths are read again after this (1 s time resolution)
 ARM_S = 0.02  # lets the native watch arm before the scan
 
 _END = object()
@@ -239,6 +241,8 @@ async def watch_project(
                     if diff[0] or diff[1]:
                         yield Changed(*diff, has_dir)
                 armed = {str(r) for r in roots}
+                recheck: list[str] = []  # polling: paths to read again once their second is over
+                recheck_at = 0.0
                 hv = engine.headers_version
                 while not stop.is_set():
                     if engine.pending and batches.empty():
@@ -255,6 +259,12 @@ async def watch_project(
                         changed = engine.restale()
                         moved, removed, rearm = await asyncio.to_thread(engine.poll)
                         changed = _merge(changed, moved)
+                        if recheck and time.monotonic() >= recheck_at:
+                            # The poller compares times to the second: a second write within
+                            # the same second as the one it saw looks unchanged. Read again.
+                            again, gone = await asyncio.to_thread(engine.apply, recheck)
+                            recheck = []
+                            changed, removed = _merge(changed, again), sorted({*removed, *gone})
                         now_dir = engine.has_sessions_dir()
                         if changed or removed or now_dir != has_dir or engine.headers_version != hv:
                             has_dir, hv = now_dir, engine.headers_version
@@ -268,6 +278,9 @@ async def watch_project(
                         break  # an inotify watch dies with its root: re-arm
                     paths = [p for _, p in batch]
                     changed, removed = await asyncio.to_thread(engine.apply, paths)
+                    if force_polling:
+                        recheck = sorted({*recheck, *paths})
+                        recheck_at = time.monotonic() + RECHECK_S
                     now_dir = engine.has_sessions_dir()
                     touched = frozenset(engine.touched)
                     if (

@@ -5,17 +5,10 @@ from __future__ import annotations
 
 import os
 
-import pytest
-
 from .cases import GOOD_A, make_project, sdir
 from .support import LiveWatch, put, state_json
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="watch.py's polling backend (watchfiles force_polling) compares modification times "
-    "in whole seconds: a second rewrite within the same second is never reported",
-)
 def test_polling_sees_a_second_rewrite_within_the_same_second(tmp_path) -> None:
     root = make_project(tmp_path / "proj")
     state = sdir(root, GOOD_A) / "state.json"
@@ -31,6 +24,8 @@ def test_polling_sees_a_second_rewrite_within_the_same_second(tmp_path) -> None:
         pinned = first + 1 if first % 10**9 < 10**9 - 1 else first - 1
         os.utime(state, ns=(pinned, pinned))
         w.touched()
-        assert w.settle(deadline=3)[GOOD_A].phase == "synthesis"
+        # watchfiles' poller compares times to the second; the watcher reads a batch's paths
+        # again after RECHECK_S, so the second write shows within about two seconds.
+        assert w.settle(deadline=5)[GOOD_A].phase == "synthesis"
     finally:
         w.close()
