@@ -44,6 +44,19 @@ def unsurrogate(text: str) -> str:
         return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
+def name_key(name: str) -> str:
+    """A file name as a key that keeps names apart: each byte that is not UTF-8 (a lone
+    surrogate from `os.fsdecode`) becomes the text `\\xNN`, so `x\\xff` and `x\\xfe` stay two
+    sessions (`unsurrogate` would make both `x\ufffd`)."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return "".join(
+            f"\\x{ord(c) - 0xDC00:02x}" if 0xDC80 <= ord(c) <= 0xDCFF else c for c in name
+        )
+
+
 def safe_line(text: object) -> str:
     """One line of text with every control character (newlines too) shown as a symbol."""
     return _CONTROL_INLINE.sub(_visible, unsurrogate(str(text)))

@@ -16,7 +16,7 @@ from ocr_tui.sources.base import Source, Touch, is_temp_name
 from ocr_tui.sources.ocr_db import ABSENT, DbSnapshot, load_db
 from ocr_tui.sources.ocr_fs import read_session
 from ocr_tui.sources.project import Project, session_dirs
-from ocr_tui.textsafe import unsurrogate
+from ocr_tui.textsafe import name_key
 
 
 class OcrSource(Source):
@@ -51,7 +51,7 @@ class OcrSource(Source):
         return False
 
     def list_sessions(self) -> dict[str, Path]:
-        return {unsurrogate(p.name): p for p in session_dirs(self.project)}
+        return {name_key(p.name): p for p in session_dirs(self.project)}
 
     def touched(self, paths: Iterable[Path]) -> Touch:
         """A change to ocr.db re-derives the sessions whose rows changed (every session when
@@ -73,7 +73,7 @@ class OcrSource(Source):
                 continue
             if not rel.parts or rel.parts[0].startswith("."):
                 continue
-            t.keys.add(unsurrogate(rel.parts[0]))
+            t.keys.add(name_key(rel.parts[0]))
             if path.parent == sessions_dir:
                 t.relist = True
         if db_touched:

@@ -387,6 +387,6 @@ def test_undecodable_directory_name(tree, capsys, fixed_clock):
     code, out, _ = run_cli(capsys, str(tree.root), "--json")
     assert code == 0 and out.isascii()
     (s,) = json.loads(out)["sessions"]
-    assert s["id"] == "2026-03-10-bad-\ufffd\x1b[31m"
+    assert s["id"] == "2026-03-10-bad-\\xff\x1b[31m"  # the bad byte named, kept apart
     code, out, _ = run_cli(capsys, str(tree.root))
-    assert code == 0 and "\x1b" not in out and "bad-\ufffd" in out
+    assert code == 0 and "\x1b" not in out and "bad-\\xff" in out

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from ocr_tui.textsafe import name_key
+
 from .support import NOW, db_bytes, final_md, put, reviewer_md, set_mtimes, write_db
 
 GOOD_A = "2026-11-20-good-a"
@@ -175,7 +177,7 @@ def invalid_utf8(root: Path, outside: Path) -> Case:
         reviews / "quality-1.md", b"# Q\n\n### Finding 1: bad \xc3\x28 bytes\n- **Severity**: low\n"
     )
     put(d / "context.md", b"# Context \xfe\xfe\n\ncaf\xe9\n")
-    sid = os.fsdecode(name).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    sid = name_key(os.fsdecode(name))  # each bad byte named: `caf\xe9-\xff`
 
     def check(views, _out):
         view = views[sid]

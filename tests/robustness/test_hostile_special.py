@@ -304,11 +304,6 @@ def test_os_refusing_watches_is_said_in_watch_jsonl(tmp_path) -> None:
 # --- names that differ only in undecodable bytes ---------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/sources key sessions by textsafe.unsurrogate(name), which maps every "
-    "undecodable byte to U+FFFD: two such directories collapse into one session",
-)
 def test_names_differing_only_in_undecodable_bytes_are_two_sessions(tmp_path) -> None:
     root = make_project(tmp_path / "proj")
     for raw in (b"2026-11-22-x\xff", b"2026-11-22-x\xfe"):
