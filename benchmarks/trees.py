@@ -75,14 +75,16 @@ def write_state(sdir: Path, **fields: object) -> float:
 
 
 def make_running(root: Path, sid: str, phase: int = 4) -> None:
-    """Reopen a session as running (active, in phase `phase`, touched now)."""
+    """Reopen a session as running (active, in phase `phase`): its round started 5 minutes ago
+    and it was touched a minute ago (a steady state: not its first minute, whose clock the
+    list shows in seconds)."""
     key, _ = REVIEW_PHASES[phase - 1]
-    now = iso(datetime.now(UTC))
+    now = datetime.now(UTC)
     write_state(
         root / ".ocr" / "sessions" / sid,
         status="active",
         current_phase=key,
         phase_number=phase,
-        updated_at=now,
-        round_started_at=now,
+        updated_at=iso(now - timedelta(minutes=1)),
+        round_started_at=iso(now - timedelta(minutes=5)),
     )

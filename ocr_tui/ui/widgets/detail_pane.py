@@ -13,6 +13,7 @@ from datetime import datetime
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from ocr_tui.model.view import Round, SessionView
@@ -266,10 +267,31 @@ def clock_content(view: SessionView, now: datetime) -> Content:
     note = " (running)" if el.running else ""
     return _lines(
         [
-            _field("elapsed", Content.assemble((fmt.elapsed_text(view, now), "bold"), note)),
-            _field("activity", fmt.ago_text(view.last_activity, now)),
+            _field(
+                "elapsed",
+                Content.assemble((fmt.elapsed_text(view, now, coarse=True), "bold"), note),
+            ),
+            _field("activity", fmt.ago_text(view.last_activity, now, coarse=True)),
         ]
     )
+
+
+class Clock(Widget):
+    """Two lines that change every second: repainted in place, never re-laid out (a Static's
+    update re-lays out the whole screen, which re-rendered the session list every second)."""
+
+    DEFAULT_CSS = "Clock { height: 2; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._content = Content("")
+
+    def update(self, content: Content) -> None:
+        self._content = content
+        self.refresh()
+
+    def render(self) -> Content:
+        return self._content
 
 
 class DetailPane(Horizontal):
@@ -288,7 +310,7 @@ class DetailPane(Horizontal):
             col.border_title = "Session"
             col.can_focus = False
             yield Static(id="dp-info")
-            yield Static(id="dp-clock")
+            yield Clock(id="dp-clock")
 
     def on_mount(self) -> None:
         self._view: SessionView | None = None
@@ -321,4 +343,4 @@ class DetailPane(Horizontal):
         key = (content.plain, tuple(content.spans))  # Content's == compares text only
         if self._shown.get(part) != key:
             self._shown[part] = key
-            self.query_one(f"#{part}", Static).update(content)
+            self.query_one(f"#{part}", Static | Clock).update(content)

@@ -85,6 +85,7 @@ class SessionTable(DataTable, inherit_bindings=True):
         self._styles: dict[str, Style] = {}
         self._wanted: list[SessionView] = []  # what the last sync was asked to show
         self._backlog_due = False
+        self._last_full_tick: datetime | None = None
 
     @property
     def columns_shown(self) -> tuple[tuple[str, str], ...]:
@@ -188,9 +189,15 @@ class SessionTable(DataTable, inherit_bindings=True):
             self.sync(self._wanted, self._now)
 
     def tick(self, now: datetime) -> None:
-        """Time passed: refresh the elapsed and last-activity cells (only those that changed)."""
+        """Time passed: refresh the elapsed and last-activity cells (only those that changed).
+        Every second for running sessions and those active in the last hour (their texts can
+        change by the minute); the others once a minute (theirs change by the hour)."""
+        full = self._last_full_tick is None or (now - self._last_full_tick).total_seconds() >= 60
+        if full:
+            self._last_full_tick = now
         for sid, view in self._views.items():
-            self._put(sid, self._clock_cells(view, now))
+            if full or view.elapsed.running or _recent(view, now):
+                self._put(sid, self._clock_cells(view, now))
 
     def select(self, session_id: str) -> bool:
         """Move the cursor to a session's row (without scrolling more than needed)."""
@@ -290,9 +297,16 @@ class SessionTable(DataTable, inherit_bindings=True):
     @staticmethod
     def _clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         return {
-            "elapsed": ((fmt.elapsed_text(view, now), "" if view.elapsed.running else "muted"),),
-            "activity": ((fmt.ago_text(view.last_activity, now), ""),),
+            "elapsed": (
+                (fmt.elapsed_text(view, now, coarse=True), "" if view.elapsed.running else "muted"),
+            ),
+            "activity": ((fmt.ago_text(view.last_activity, now, coarse=True), ""),),
         }
+
+
+def _recent(view: SessionView, now: datetime) -> bool:
+    at = fmt.ts(view.last_activity)
+    return at is not None and (now - at).total_seconds() < 3600
 
 
 def _note(view: SessionView) -> Cell:
