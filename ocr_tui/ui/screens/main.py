@@ -168,7 +168,7 @@ class MainScreen(Screen):
         views = self.visible()
         now = self.app.now()
         self.table.set_multi(n > 1)
-        self.table.sync(views, now)
+        self.table.sync(views, now, resort=not self.app.unread)
         self._update_bar(len(views))
         self.set_class(self.app.project is None, "-no-project")
         empty = self._empty_message(views)

@@ -86,6 +86,7 @@ class SessionTable(DataTable, inherit_bindings=True):
         self._wanted: list[SessionView] = []  # what the last sync was asked to show
         self._backlog_due = False
         self._last_full_tick: datetime | None = None
+        self._resort = True
 
     @property
     def columns_shown(self) -> tuple[tuple[str, str], ...]:
@@ -137,12 +138,13 @@ class SessionTable(DataTable, inherit_bindings=True):
 
     ROWS_PER_SLICE = 250  # new rows added per call; the rest follow on the next frames
 
-    def sync(self, views: list[SessionView], now: datetime) -> None:
+    def sync(self, views: list[SessionView], now: datetime, *, resort: bool = True) -> None:
         """Show exactly `views`, in this order. Unchanged sessions are not touched. Many new
         rows (a start-up with 10,000 sessions) are added a slice at a time, top first, so
         the first screenful shows at once and keys are answered in between."""
         self._now = now
         self._wanted = views
+        self._resort = resort
         keep = self.highlighted_id
         if keep is not None and self._views[keep].source == "loading":
             keep = None  # start-up: a stand-in row is not a choice; stay at the same place
@@ -153,12 +155,14 @@ class SessionTable(DataTable, inherit_bindings=True):
             del self._views[sid], self._cells[sid]
         budget = self.ROWS_PER_SLICE
         backlog = False
+        added: list[str] = []
         for view in views:
             if view.id not in self._views:
                 if budget <= 0:
                     backlog = True
                     continue
                 budget -= 1
+                added.append(view.id)
                 cells = self._row(view, now)
                 self._views[view.id] = view
                 self._cells[view.id] = cells
@@ -170,7 +174,9 @@ class SessionTable(DataTable, inherit_bindings=True):
                 self._views[view.id] = view
                 self._put(view.id, self._row(view, now))
         order = [v.id for v in views if v.id in self._views]
-        if order != self._order:
+        if not resort:  # start-up: rows keep their places (re-sorting 10,000 rows starves keys)
+            self._order = [sid for sid in self._order if sid in self._views] + added
+        elif order != self._order:
             self._order = order
             if len(order) > 1:
                 position = {sid: i for i, sid in enumerate(order)}
@@ -186,7 +192,7 @@ class SessionTable(DataTable, inherit_bindings=True):
     def _add_backlog(self) -> None:
         self._backlog_due = False
         if self._now is not None:
-            self.sync(self._wanted, self._now)
+            self.sync(self._wanted, self._now, resort=self._resort)
 
     def tick(self, now: datetime) -> None:
         """Time passed: refresh the elapsed and last-activity cells (only those that changed).
