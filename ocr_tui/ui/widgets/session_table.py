@@ -144,10 +144,12 @@ class SessionTable(DataTable, inherit_bindings=True):
         the first screenful shows at once and keys are answered in between."""
         self._now = now
         self._wanted = views
-        self._resort = resort
         keep = self.highlighted_id
         if keep is not None and self._views[keep].source == "loading":
             keep = None  # start-up: a stand-in row is not a choice; stay at the same place
+        if resort and not self._resort and self.cursor_row == 0:
+            keep = None  # start-up over: the first sort keeps an untouched cursor at the top
+        self._resort = resort
         had_rows = bool(self.row_count)
         wanted = {v.id: v for v in views}
         for sid in [s for s in self._views if s not in wanted]:
