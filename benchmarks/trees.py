@@ -13,20 +13,12 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from ocr_tui.model.phases import REVIEW_PHASES  # noqa: F401  (re-exported to the benchmarks)
 from ocr_tui.simulate import build_history
 
 CACHE = Path(os.environ.get("OCR_BENCH_CACHE", "/tmp/ocr-bench-cache"))
 # The newest session of a history ends here: in the past, so no "future timestamp" problems.
 NOW = datetime(2026, 11, 1, 12, 0, tzinfo=UTC)
-REVIEW_PHASES = [
-    ("context", "Context Discovery"),
-    ("change-context", "Change Context"),
-    ("analysis", "Tech Lead Analysis"),
-    ("reviews", "Parallel Reviews"),
-    ("aggregation", "Aggregate Findings"),
-    ("discourse", "Reviewer Discourse"),
-    ("synthesis", "Final Synthesis"),
-]
 
 
 def history(n: int) -> tuple[Path, list[str]]:
