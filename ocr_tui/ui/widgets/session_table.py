@@ -12,6 +12,7 @@ from datetime import datetime
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Size
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 
@@ -261,6 +262,12 @@ class SessionTable(DataTable, inherit_bindings=True):
                 width = value.cell_len if isinstance(value, Text) else len(str(value))
                 if width > column.content_width:
                     column.content_width = width
+        # As Textual's own version ends: the scrollable size follows the widths and rows.
+        width = sum(c.get_render_width(self) for c in self.columns.values())
+        header = self.header_height if self.show_header else 0
+        self.virtual_size = Size(
+            width + self._row_label_column_width, self._total_row_height + header
+        )
 
     def _cell_text(self, sid: str, key: str, cell: Cell) -> Text:
         text = _IdText() if key == "id" else Text()
