@@ -88,9 +88,9 @@ class Engine:
         return any(d.is_dir() for src in self.sources for d in src.homes())
 
     def accept(self, path: str) -> bool:
-        return any(self._owner_of(Path(path), src) for src in self.sources) and any(
-            src.accept(path) for src in self.sources if self._owner_of(Path(path), src)
-        )
+        """Is a changed path worth a batch? (Called per event on the event loop: one pass.)"""
+        p = Path(path)
+        return any(self._owner_of(p, src) and src.accept(path) for src in self.sources)
 
     @staticmethod
     def _owner_of(path: Path, src: Source) -> bool:
@@ -267,7 +267,8 @@ class Engine:
         want = set(touch.keys)
         if touch.everything:
             want |= set(keys)
-        if touch.relist or any(k not in keys for k in want):
+        relist = touch.relist or any(k not in keys for k in want)
+        if relist:
             current = self._list(src)
             for key in [k for k in keys if k not in current]:
                 vid = keys[key]
@@ -295,7 +296,8 @@ class Engine:
             if self.views.get(vid) != view:
                 self.views[vid] = view
                 changed.append(view)
-        self._header(src, now)
+        if touch.header or touch.everything or relist:  # not on every session file change
+            self._header(src, now)
         return changed, removed
 
     def _forget(self, vid: str) -> None:

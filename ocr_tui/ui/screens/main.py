@@ -69,6 +69,7 @@ class MainScreen(Screen):
     filter: var[str] = var("all")
     format: var[str] = var("all")  # a framework key, or "all"
     _refresh_due = False
+    _formats_seen = 0  # how many formats the bindings were last refreshed for
     sort: var[str] = var("activity")
     search: var[str] = var("")
 
@@ -162,7 +163,7 @@ class MainScreen(Screen):
 
     def refresh_view(self) -> None:
         n = len(self.formats())
-        if n != getattr(self, "_formats_seen", 0):
+        if n != self._formats_seen:
             self._formats_seen = n
             self.refresh_bindings()
         views = self.visible()

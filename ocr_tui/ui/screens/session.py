@@ -16,9 +16,10 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
-from ocr_tui.derive.timeutil import human_duration, parse_ts
+from ocr_tui.derive.timeutil import human_duration
 from ocr_tui.model.view import Round, SessionView
 from ocr_tui.textsafe import safe_line
+from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.drilldown import (
     VERDICT_VAR,
     DrilldownScreen,
@@ -301,7 +302,7 @@ def meta_content(view: SessionView, now) -> Content:
         parts += [" ", ("(stalled)", "$warning")]
     number = "?" if view.phase_number is None else str(view.phase_number)
     parts += [sep, f"phase {number}/{view.phase_total} ", (safe_line(view.phase_label), "$accent")]
-    seconds = elapsed_seconds(view, now)
+    seconds = fmt.elapsed_seconds(view, now)
     shown = ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
     parts += [sep, "elapsed ", (shown, "bold")]
     second: list = [
@@ -312,16 +313,6 @@ def meta_content(view: SessionView, now) -> Content:
         second += [sep, ("last activity ", "$foreground-muted"), fmt_datetime(view.last_activity)]
     second += [sep, ("from ", "$foreground-muted"), safe_line(view.source)]
     return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
-
-
-def elapsed_seconds(view: SessionView, now) -> int | None:
-    """Live while running (from `elapsed.since` to now), else the derived value."""
-    el = view.elapsed
-    if el.running and el.since:
-        since = parse_ts(el.since)
-        if since is not None:
-            return max(0, int((now - since).total_seconds()))
-    return el.seconds
 
 
 def ticking_duration(seconds: int | None) -> str:
