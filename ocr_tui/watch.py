@@ -103,6 +103,24 @@ async def _next(queue: asyncio.Queue, stop: asyncio.Event):
     return _END
 
 
+def _apply(engine: Engine, paths: list[str]):
+    """In a worker thread: a batch's sessions re-derived, and the stats the loop needs after
+    it (whether a sessions directory exists, which roots exist) so none runs on the loop."""
+    changed, removed = engine.apply(paths)
+    return changed, removed, engine.has_sessions_dir(), {str(r) for r in engine.watch_roots()}
+
+
+def _tick(engine: Engine, recheck: list[str]):
+    """In a worker thread: the periodic poll of unwatched places, paths due a re-read, and the
+    same stats as `_apply`."""
+    moved, removed, rearm = engine.poll()
+    if recheck:
+        again, gone = engine.apply(recheck)
+        moved, removed = _merge(moved, again), sorted({*removed, *gone})
+    roots = {str(r) for r in engine.watch_roots()}
+    return moved, removed, rearm, engine.has_sessions_dir(), roots
+
+
 def _relist(engine: Engine) -> tuple[list[SessionView], list[str]]:
     return engine.relist()
 
@@ -240,7 +258,7 @@ async def watch_project(
                     diff = await asyncio.to_thread(catch_up, engine)
                     if diff[0] or diff[1]:
                         yield Changed(*diff, has_dir)
-                armed = {str(r) for r in roots}
+                armed_roots = {str(r) for r in roots}
                 recheck: list[str] = []  # polling: paths to read again once their second is over
                 recheck_at = 0.0
                 hv = engine.headers_version
@@ -257,31 +275,30 @@ async def watch_project(
                         raise batch
                     if not batch:  # tick: time passes (stalled, idle), unwatched places move
                         changed = engine.restale()
-                        moved, removed, rearm = await asyncio.to_thread(engine.poll)
-                        changed = _merge(changed, moved)
-                        if recheck and time.monotonic() >= recheck_at:
-                            # The poller compares times to the second: a second write within
-                            # the same second as the one it saw looks unchanged. Read again.
-                            again, gone = await asyncio.to_thread(engine.apply, recheck)
+                        # The poller compares times to the second: a second write within the
+                        # same second as the one it saw looks unchanged. Read those again.
+                        due = recheck if recheck and time.monotonic() >= recheck_at else []
+                        if due:
                             recheck = []
-                            changed, removed = _merge(changed, again), sorted({*removed, *gone})
-                        now_dir = engine.has_sessions_dir()
+                        moved, removed, rearm, now_dir, now_roots = await asyncio.to_thread(
+                            _tick, engine, due
+                        )
+                        changed = _merge(changed, moved)
                         if changed or removed or now_dir != has_dir or engine.headers_version != hv:
                             has_dir, hv = now_dir, engine.headers_version
                             yield Changed(changed, removed, now_dir)
-                        if rearm or {str(r) for r in engine.watch_roots()} != armed:
+                        if rearm or now_roots != armed_roots:
                             break
                         continue
-                    if any((Change.deleted, r) in batch for r in armed) or not all(
-                        r.is_dir() for r in roots
-                    ):
+                    if any((Change.deleted, r) in batch for r in armed_roots):
                         break  # an inotify watch dies with its root: re-arm
                     paths = [p for _, p in batch]
-                    changed, removed = await asyncio.to_thread(engine.apply, paths)
+                    changed, removed, now_dir, now_roots = await asyncio.to_thread(
+                        _apply, engine, paths
+                    )
                     if force_polling:
                         recheck = sorted({*recheck, *paths})
                         recheck_at = time.monotonic() + RECHECK_S
-                    now_dir = engine.has_sessions_dir()
                     touched = frozenset(engine.touched)
                     if (
                         changed
@@ -292,9 +309,8 @@ async def watch_project(
                     ):
                         has_dir, hv = now_dir, engine.headers_version
                         yield Changed(changed, removed, now_dir, touched)
-                    if any(Path(p) in anchors for p in paths):
-                        if {str(r) for r in engine.watch_roots()} != armed:
-                            break  # a format's directory appeared: watch it too
+                    if now_roots != armed_roots:
+                        break  # a watched directory went, or a format's directory appeared
             finally:
                 for pump in pumps:
                     pump.cancel()
