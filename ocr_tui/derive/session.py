@@ -68,6 +68,52 @@ def _artifact_phase(files: SessionFiles, workflow: str, rnd: RoundFiles | None, 
     return "context"
 
 
+def _workflow(stored: str | None, raw_phase: str | None, files: SessionFiles) -> str:
+    """Which workflow the session is in. The stored workflow_type is written once, by the
+    `ocr state init` that creates the session: upstream never changes it when a map starts in a
+    review session (bug B6) or a review in a map session (`init` on an existing session
+    re-opens it at `context`). So it names the session's first workflow, and the files or a
+    later phase key can prove otherwise."""
+    if raw_phase is not None:
+        keyed = ph.workflow_of_phase(raw_phase)
+        if keyed is not None:  # a key only one workflow has: the latest write, always right
+            return keyed
+        key = ph.canonical_phase(raw_phase)
+        if key == "context":
+            # Both workflows start at `context`, but only a review re-opens an existing session
+            # there (a map switches with `transition --phase map-context`): `rounds/` means a
+            # review has started, even inside a map session.
+            if files.has_rounds_dir:
+                return ph.REVIEW
+        elif key in ph.SHARED_KEYS:  # synthesis, complete: whose files are at that phase?
+            at = _workflow_at(files, done=key == ph.COMPLETE)
+            if at is not None:
+                return at
+    if stored is not None:
+        return stored
+    return ph.MAP if files.has_map_dir and not files.has_rounds_dir else ph.REVIEW
+
+
+def _workflow_at(files: SessionFiles, *, done: bool) -> str | None:
+    """The workflow whose files are at synthesis (`done` False: its latest round or run has no
+    final.md / map.md yet) or complete (`done`: it has one), or None when the files do not
+    tell. Only one workflow with a directory is that one; with both, the one whose state fits,
+    else the one that finished last."""
+    has = {ph.REVIEW: files.has_rounds_dir, ph.MAP: files.has_map_dir}
+    present = [w for w in ph.WORKFLOWS if has[w]]
+    if len(present) < 2:
+        return present[0] if present else None
+    r_final = files.rounds[-1].files.get("final.md") if files.rounds else None
+    m_final = files.map_runs[-1].files.get("map.md") if files.map_runs else None
+    finished = {ph.REVIEW: r_final, ph.MAP: m_final}
+    fits = [w for w in ph.WORKFLOWS if (finished[w] is not None) == done]
+    if len(fits) == 1:
+        return fits[0]
+    if r_final is not None and m_final is not None and r_final.mtime != m_final.mtime:
+        return ph.REVIEW if r_final.mtime > m_final.mtime else ph.MAP
+    return None
+
+
 def _round_counts(rf: RoundFiles) -> tuple[str | None, Counts | None]:
     meta = rf.meta
     if meta is not None:
@@ -120,18 +166,8 @@ def derive_session(
             workflow = state.workflow_type
         else:
             problems.append(f"unknown workflow_type {_q(state.workflow_type)}: ignored")
-    key = ph.canonical_phase(raw_phase) if raw_phase else None
-    # A phase key that only one workflow has names it, over a stale workflow_type: upstream
-    # never changes workflow_type when a map starts in a review session (bug B6), or a review
-    # in a map session.
-    keyed = ph.workflow_of_phase(raw_phase) if raw_phase else None
-    if keyed is not None:
-        workflow = keyed
-    elif workflow is None:
-        if files.has_map_dir and not files.has_rounds_dir:
-            workflow = ph.MAP
-        else:
-            workflow = ph.REVIEW
+    workflow = _workflow(workflow, raw_phase, files)
+    key = ph.workflow_phase(workflow, raw_phase) if raw_phase else None
     phase_list = ph.PHASES[workflow]
 
     # --- rounds and runs (the filesystem is the truth) ---
@@ -303,7 +339,7 @@ def _timeline(
         for raw, at in state.phase_times:
             dt = parse_ts(at)
             if dt is not None:
-                entered[ph.canonical_phase(raw)] = fmt_ts(dt) or at
+                entered[ph.workflow_phase(workflow, raw)] = fmt_ts(dt) or at
         if state.source == "state.json" and state.updated_at and key not in entered:
             dt = parse_ts(state.updated_at)
             if dt is not None:

@@ -38,9 +38,17 @@ LEGACY_KEYS = {
     "map-complete": "complete",
 }
 
+# Keys a map stores for one of its phases besides the phase's own key: `ocr state init
+# --workflow-type map` and `ocr state sync` of an unfinished map store `context` (OCR 1.10.4).
+MAP_ALIASES = {"context": "map-context"}
+
+_REVIEW_KEYS = frozenset(k for k, _ in REVIEW_PHASES)
+_MAP_KEYS = frozenset(k for k, _ in MAP_PHASES) | frozenset(MAP_ALIASES)
+# Keys both workflows store (context, synthesis, complete): they never tell the workflow.
+SHARED_KEYS = _REVIEW_KEYS & _MAP_KEYS
 # Keys that only one workflow has (used to tell the workflow from a phase key).
-MAP_ONLY_KEYS = frozenset(k for k, _ in MAP_PHASES) - frozenset(k for k, _ in REVIEW_PHASES)
-REVIEW_ONLY_KEYS = frozenset(k for k, _ in REVIEW_PHASES) - frozenset(k for k, _ in MAP_PHASES)
+MAP_ONLY_KEYS = _MAP_KEYS - _REVIEW_KEYS
+REVIEW_ONLY_KEYS = _REVIEW_KEYS - _MAP_KEYS
 LEGACY_MAP_KEYS = frozenset(k for k in LEGACY_KEYS if k.startswith("map-"))
 
 COMPLETE = "complete"
@@ -48,6 +56,12 @@ COMPLETE = "complete"
 
 def canonical_phase(key: str) -> str:
     return LEGACY_KEYS.get(key, key)
+
+
+def workflow_phase(workflow: str, raw_key: str) -> str:
+    """The key of `raw_key`'s phase in `workflow`'s list (`context` in a map is `map-context`)."""
+    key = canonical_phase(raw_key)
+    return MAP_ALIASES.get(key, key) if workflow == MAP else key
 
 
 def is_map_phase(raw_key: str) -> bool:
@@ -59,8 +73,8 @@ def is_review_phase(raw_key: str) -> bool:
 
 
 def workflow_of_phase(raw_key: str) -> str | None:
-    """The workflow a phase key belongs to when only one has it (`synthesis` and `complete`,
-    which both have, give None)."""
+    """The workflow a phase key belongs to when only one has it (`context`, `synthesis` and
+    `complete`, which both have, give None)."""
     if is_map_phase(raw_key):
         return MAP
     if is_review_phase(raw_key):

@@ -243,12 +243,14 @@ def test_review_phase_key_beats_a_stale_map_workflow_type(tree):
         ("synthesis", (), "review"),
         ("complete", ("map",), "map"),
         ("complete", ("map", "rounds"), "review"),
-        ("context", ("map",), "review"),
+        ("context", ("map",), "map"),  # both workflows have `context`: the files decide
+        ("context", ("map", "rounds"), "review"),
+        ("context", (), "review"),
         ("requirements", ("map",), "review"),  # legacy review key
         ("map-synthesis", ("rounds",), "map"),  # legacy map key
     ],
 )
-def test_phase_keys_only_one_workflow_has_decide_it(tree, key, dirs, workflow):
+def test_one_workflow_keys_decide_shared_keys_follow_files(tree, key, dirs, workflow):
     s = tree.session(SID)
     for d in dirs:
         s.mkdir(d)
