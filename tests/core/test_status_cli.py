@@ -390,3 +390,96 @@ def test_undecodable_directory_name(tree, capsys, fixed_clock):
     assert s["id"] == "2026-03-10-bad-\\xff\x1b[31m"  # the bad byte named, kept apart
     code, out, _ = run_cli(capsys, str(tree.root))
     assert code == 0 and "\x1b" not in out and "bad-\\xff" in out
+
+
+# --- the readable table: one meaning per column, in every format ----------------------------
+
+
+def _every_format(root: Path) -> None:
+    """All four formats, each live run part-way (as `ocr-tui demo` and the screenshots play
+    them), plus an OCR map session with no round yet and an iDumb session whose phase is free
+    text with no k/n position."""
+    import math
+    from datetime import UTC, datetime, timedelta
+
+    from ocr_tui.sim_formats import analysis, codeflow, idumb
+    from ocr_tui.simulate import Simulator
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    sim = Simulator(root, seed=7, start=now - timedelta(minutes=3), speed=math.inf)
+    steps = sim.steps()
+    for _ in range(20):
+        next(steps)
+    for module, n in ((codeflow, 6), (analysis, 8), (idumb, 6)):
+        other = module.Sim(root, seed=7, speed=math.inf)
+        other.setup()
+        live = other.steps()
+        for _ in range(n):
+            next(live, None)
+    mapping = root / ".ocr" / "sessions" / f"{now:%Y-%m-%d}-map-no-round"
+    mapping.mkdir()
+    (mapping / "state.json").write_text(
+        json.dumps(
+            {
+                "workflow_type": "map",
+                "current_phase": "topology",
+                "status": "active",
+                "started_at": iso(now - timedelta(minutes=1)),
+            }
+        )
+    )
+    (root / ".idumb" / "sessions" / "ses_freeTextPhase.json").write_text(
+        json.dumps({"sessionId": "ses_freeTextPhase", "createdAt": iso(now), "phase": "build"})
+    )
+
+
+def table_rows(out: str) -> list[dict[str, str]]:
+    """The table's rows as {column: cell}, cut at the header's column starts."""
+    lines = out.splitlines()
+    cols = [(m.group(), m.start()) for m in re.finditer(r"\S+", lines[0])]
+    ends = [start for _, start in cols[1:]] + [None]
+    return [
+        {name: line[start:end].strip() for (name, start), end in zip(cols, ends, strict=True)}
+        for line in lines[1:]
+        if not line.startswith("! ")
+    ]
+
+
+def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
+    """REV is the current round's reviewer count, FIND its findings, VERDICT its verdict, for
+    every session or "—"; PHASE is the current phase's position among the workflow's phases and
+    its label (the code workflow's `phase_number` counts finished phases; iDumb's label may
+    carry the position itself, or have none). A format's agents and alerts get their own
+    columns instead of standing in REV and VERDICT."""
+    root = tmp_path / "proj"
+    _every_format(root)
+    assert main(["status", "--json", str(root)]) == 0
+    views = {s["id"]: s for s in json.loads(capsys.readouterr().out)["sessions"]}
+    assert {s["framework"] for s in views.values()} == {"ocr", "code", "analysis", "idumb"}
+    assert main(["status", str(root)]) == 0
+    rows = table_rows(capsys.readouterr().out)
+    assert len(rows) == len(views)
+    for row in rows:
+        s = views[row["SESSION"]]
+        where = f"{s['framework']} {s['id']}: {row}"
+        cur = next((r for r in s["rounds"] if r["number"] == s["current_round"]), None)
+        if s["current_round"] is None:
+            assert (row["ROUND"], row["REV"], row["FIND"]) == ("—", "—", "—"), where
+        else:
+            assert row["ROUND"] == f"R{s['current_round']}", where
+            assert row["REV"] == str(len(cur["reviewers"]) if cur else 0), where
+            assert row["FIND"] == str(sum(r["findings"] for r in cur["reviewers"]) if cur else 0)
+        assert row["VERDICT"] == ((cur and cur["verdict"]) or "—"), where
+        assert row["AGENTS"] == (s["summary"] or "—"), where
+        assert row["ALERT"].startswith(s["alerts"][0] if s["alerts"] else "—"), where
+        current = [t["number"] for t in s["timeline"] if t["state"] == "current"]
+        position = current[0] if current else s["phase_number"]
+        label = s["phase_label"]
+        if not s["phase_total"]:
+            assert row["PHASE"] == label, where  # no position to give
+        elif label.startswith(f"{position}/{s['phase_total']}"):
+            assert row["PHASE"] == label, where  # given once, not twice
+        else:
+            assert row["PHASE"] == f"{position or '?'}/{s['phase_total']} {label}", where
+    assert "3/6 Plan" in [r["PHASE"] for r in rows]  # the live code session: its 3rd phase
+    assert "build" in [r["PHASE"] for r in rows]  # iDumb, free text: no "?/0"
