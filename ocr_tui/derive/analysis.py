@@ -57,6 +57,8 @@ class Read:
     log: list[ErrorEntry]
     mtime: float | None
     docs: Docs
+    archived: bool = False  # in the project's archive, or a `*.archive` directory
+    temp: bool = False  # one of the skill's fallback directories in the temp dir
 
 
 def build(
@@ -75,7 +77,7 @@ def build(
     word = st.status if st.status in STATUSES else None
     if st.status is not None and word is None:
         problems.append(f"unknown status {st.status!r}: ignored")
-    archived, temp = ".archive" in key, key.startswith("tmp-")
+    archived, temp = read.archived, read.temp
 
     # --- times ---
     names = ("created_at", "last_updated")
@@ -188,15 +190,20 @@ def build(
         badges.append(f"{st.config.num_chapters} chapters")
     if st.version:
         badges.append(f"v{st.version}")
+    # The title is what the session is about: the research question (the skill's own resume
+    # prompt names a session by it), else the dataset; never a copy of the id (None instead).
     ctx = st.user_context
-    title = ctx.dataset_description or ctx.research_goals or st.session_id or key
+    goals, dataset = (ctx.research_goals or "").strip(), (ctx.dataset_description or "").strip()
+    title = goals or dataset or None
     head = [Fact(label="status", value=st.status or "unknown", tone=TONES.get(word, "warn"))]
     head.append(Fact(label="phase", value=where if in_phase is not None else "all done"))
     if done:
         head.append(Fact(label="completed phases", value=", ".join(map(str, done))))
-    if ctx.research_goals and ctx.research_goals != title:
-        head.append(Fact(label="goals", value=ctx.research_goals))
-    if st.session_id:
+    if goals and goals != title:
+        head.append(Fact(label="goals", value=goals))
+    if dataset and dataset != title:
+        head.append(Fact(label="dataset", value=dataset))
+    if st.session_id and st.session_id != key:  # the id says it otherwise
         head.append(Fact(label="session", value=st.session_id))
     if st.config.output_directory:
         head.append(Fact(label="output directory", value=st.config.output_directory))
@@ -210,7 +217,7 @@ def build(
         elapsed=elapsed(created, now if live else (updated or now), live), current_round=None,
         rounds=[], current_map_run=None, map_runs=[], problems=list(dict.fromkeys(problems)),
         path=str(path), timeline=timeline, documents=documents, framework=FRAMEWORK,
-        title=title.strip() or key, badges=badges,
+        title=title, badges=badges,
         summary=summary(st.agent_execution_log, in_phase), waiting=waiting, alerts=alerts,
         facts=head + facts, steps=steps,
     )  # fmt: skip

@@ -161,22 +161,60 @@ def build(
     if summary is None and dels:
         summary = f"{len(dels)} delegation(s)"
 
-    number, total = M.phase_position(phase_text)
+    number, total, label = split_phase(phase_text)
     future = [t for t in expiry if t > now]
     view = SessionView(
         id=key, branch=None, source=unsurrogate(path.name),
         status="active" if word in ("active", "resumable", "unknown") else "closed",
-        workflow="session", phase=phase_text or "unknown", phase_label=phase_text or "unknown",
+        workflow="session", phase=phase_text or "unknown", phase_label=label or "unknown",
         phase_number=number, phase_total=total, complete=False, started_at=fmt_ts(created),
         updated_at=fmt_ts(updated), last_activity=fmt_ts(last), stalled=False,
         elapsed=elapsed(created or last, now if active else (last or now), active),
         current_round=None, rounds=[], current_map_run=None, map_runs=[],
         problems=list(dict.fromkeys(problems)), path=str(read.chosen), timeline=[],
-        documents=[], framework=FRAMEWORK, title=(f"phase {phase_text}" if phase_text else sid),
+        documents=[], framework=FRAMEWORK, title=None,  # no task or topic: not the phase again
         badges=list(dict.fromkeys(badges)), summary=summary, waiting=False,
         alerts=list(dict.fromkeys(alerts)), facts=head + facts, steps=steps,
     )  # fmt: skip
     return view, min(future, default=None)
+
+
+def split_phase(text: str) -> tuple[int | None, int, str]:
+    """(number, total, label) of iDumb's free-text phase, each said once: "2/4 (Phase 2:
+    build)" is (2, 4, "Phase 2: build"). A leading position is taken out of the label when it
+    is the phase's position or gives no total ("0/0 (Phase 0)" is (None, 0, "Phase 0"): a
+    total of 0 is not known, not zero); any other text is the label as it is, and a text that
+    is only a position is its own label."""
+    number, total = M.phase_position(text)
+    s = text.strip()
+    n_end = _digits_end(s, 0)
+    slash = _spaces_end(s, n_end)
+    if n_end == 0 or slash >= len(s) or s[slash] != "/":
+        return number, total, s
+    t_start = _spaces_end(s, slash + 1)
+    t_end = _digits_end(s, t_start)
+    if t_end == t_start or (t_end < len(s) and s[t_end].isdecimal()):
+        return number, total, s
+    n, t = int(s[:n_end]), int(s[t_start:t_end])
+    if (n, t) != (number, total) and t != 0:
+        return number, total, s  # "13/12 ...", "0/4 ...": not a position; kept as written
+    rest = s[t_end:].strip().lstrip("-–—:·,").strip()
+    inner = rest[1:-1]
+    if rest.startswith("(") and rest.endswith(")") and "(" not in inner and ")" not in inner:
+        rest = inner.strip()
+    return number, total, rest or s
+
+
+def _digits_end(s: str, i: int) -> int:
+    while i < len(s) and s[i].isdecimal():
+        i += 1
+    return i
+
+
+def _spaces_end(s: str, i: int) -> int:
+    while i < len(s) and s[i].isspace():
+        i += 1
+    return i
 
 
 def idle_state(idle: float | None) -> tuple[str, str]:

@@ -9,37 +9,96 @@ from ocr_tui.model.view import Counts, Severity
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*#*[ \t]*$")
+_HEADING_OPEN = re.compile(r" {0,3}(#{1,6})(?![^ \t])")
 _FINDING_WORD = re.compile(r"(?i)^(?:finding|issue|suggestion)\b")
 # `- **Severity**: High`, `**Severity:** low`, `Severity: Info`, `Severity: 🔴 **High**`. Without
 # a colon (`Severity High`) only one of the five words makes it a severity line, so prose such as
 # "Severity of this depends on load" is not taken for one.
 _SEVERITY_LINE = re.compile(r"(?i)^\s*(?:[-*+]\s+)?[*_]*\s*severity\s*[*_]*\s*(:)?\W*?([a-z]+)")
 _HEADING_MARKUP = re.compile(r"^[*_`\s]+")
+_COMMENT_OPEN = re.compile(r" {0,3}<!--")
+
+# Every pattern here runs over lines from `_lines`, whose whitespace runs are one space (see
+# there): two quantifiers that can both match whitespace then share at most one character, so
+# no pattern backtracks over a long run (ocr-tui status took minutes on a heading padded with
+# 200,000 spaces).
 
 
-def _lines_outside_fences(text: str):
-    """Yield (line, in_fence) for each line; fence delimiter lines count as in-fence."""
+def _norm(line: str) -> str:
+    """`line` with its whitespace runs made single spaces and its end trimmed; its indent is
+    kept up to four columns (enough to tell a heading, a fence or a bullet from indented
+    code). Linear in the line's length."""
+    body = line.lstrip()
+    if not body:
+        return ""
+    indent = line[: len(line) - len(body)].expandtabs(4)
+    return " " * min(len(indent), 4) + " ".join(body.split())
+
+
+def _lines(text: str):
+    """Yield (line, kind) for each line of markdown, normalised by `_norm`: kind is "text",
+    "fence" (a fence delimiter) or "code" (inside fenced code). Lines end at LF, CR or CRLF
+    only (as CommonMark's do); a BOM at a line's start (a file that begins with one, or files
+    joined by `cat`) is not text. Markdown inside an HTML comment is not content: a line that
+    opens a comment block (`<!--`) and the lines up to the one that closes it (`-->`) are not
+    yielded, and a comment within a line is cut out of it."""
     fence: str | None = None
-    for line in text.splitlines():
+    comment = False
+    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        line = _norm(raw.lstrip("\ufeff") if raw.startswith("\ufeff") else raw)
+        if comment:
+            comment = "-->" not in line
+            continue
         m = _FENCE.match(line)
         if fence is None:
             if m:
                 fence = m.group(1)[0] * len(m.group(1))
-                yield line, True
+                yield line, "fence"
                 continue
-            yield line, False
+            if _COMMENT_OPEN.match(line):  # an HTML block: the whole of its last line too
+                comment = "-->" not in line[line.index("<!--") + 4 :]
+                continue
+            if "<!--" in line:
+                line = _cut_comments(line)
+            yield line, "text"
         else:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 fence = None
-            yield line, True
+                yield line, "fence"
+                continue
+            yield line, "code"
+
+
+def _cut_comments(line: str) -> str:
+    """`line` without its complete `<!-- … -->` comments (linear: str.find only)."""
+    out, pos = [], 0
+    while (start := line.find("<!--", pos)) >= 0:
+        end = line.find("-->", start + 4)
+        if end < 0:
+            break
+        out.append(line[pos:start])
+        pos = end + 3
+    out.append(line[pos:])
+    return _norm("".join(out))
+
+
+def _text_lines(text: str) -> list[str]:
+    """The content lines: outside fenced code and HTML comments."""
+    return [line for line, kind in _lines(text) if kind == "text"]
 
 
 def _heading(line: str) -> tuple[int, str] | None:
-    m = _HEADING.match(line)
+    """(level, text) of an ATX heading line (`## Title ##`), or None."""
+    m = _HEADING_OPEN.match(line)
     if not m:
         return None
-    return len(m.group(1)), (m.group(2) or "").strip()
+    text = line[m.end() :].strip()
+    bare = text.rstrip("#")
+    if not bare:
+        text = ""  # `## ###`: an empty heading
+    elif bare != text and bare[-1] == " ":
+        text = bare.rstrip()  # a closing sequence (`## Title ##`)
+    return len(m.group(1)), text
 
 
 def parse_findings(text: str) -> Severity:
@@ -61,9 +120,7 @@ def parse_findings(text: str) -> Severity:
             setattr(sev, key, getattr(sev, key) + 1)
         level = None
 
-    for line, in_fence in _lines_outside_fences(text):
-        if in_fence:
-            continue
+    for line in _text_lines(text):
         h = _heading(line)
         if h:
             hlevel, htext = h
@@ -123,7 +180,7 @@ def _clean_verdict(raw: str) -> str | None:
 
 
 def parse_verdict(text: str) -> str | None:
-    lines = [ln for ln, fenced in _lines_outside_fences(text) if not fenced]
+    lines = _text_lines(text)
     for i, line in enumerate(lines):
         m = _VERDICT_INLINE.match(line)
         if m and _clean_verdict(m.group(1)):
@@ -141,7 +198,7 @@ def parse_verdict(text: str) -> str | None:
 def parse_final_counts(text: str) -> Counts | None:
     """Blocker / should-fix / suggestion counts of a final.md (ocr-format.md §4.3):
     explicit `**Blockers**: N` lines win; otherwise the items under each section."""
-    lines = [ln for ln, fenced in _lines_outside_fences(text) if not fenced]
+    lines = _text_lines(text)
     explicit: dict[str, int] = {}
     for line in lines:
         for key, rx in _EXPLICIT_COUNT.items():
@@ -181,27 +238,21 @@ def parse_final_counts(text: str) -> Counts | None:
     return Counts(**pick)
 
 
-_CANONICAL = re.compile(r"(?im)^#{1,6}\s*canonical file list\s*$")
-
-
 def parse_topology_files(text: str) -> int | None:
     """Non-empty lines of the first fenced block after `## Canonical File List`."""
-    m = _CANONICAL.search(text)
-    if not m:
-        return None
-    fence: str | None = None
-    count = 0
-    for line in text[m.end() :].splitlines():
-        fm = _FENCE.match(line)
-        if fence is None:
-            if fm:
-                fence = fm.group(1)
-            continue
-        if fm and fm.group(1)[0] == fence[0] and len(fm.group(1)) >= len(fence):
-            return count
-        if line.strip():
-            count += 1
-    return count if fence is not None else None
+    after = False
+    count: int | None = None
+    for line, kind in _lines(text):
+        if not after:
+            h = _heading(line) if kind == "text" else None
+            after = h is not None and h[1].strip("*_` ").lower() == "canonical file list"
+        elif kind == "fence":
+            if count is not None:
+                return count  # the block's closing fence
+            count = 0
+        elif kind == "code" and line:
+            count = (count or 0) + 1
+    return count
 
 
 _NUMBERED = re.compile(r"^(.*?)-(\d+)$")

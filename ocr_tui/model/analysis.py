@@ -12,6 +12,7 @@ import msgspec
 from ocr_tui.derive.timeutil import fmt_ts, parse_ts
 from ocr_tui.model.lenient import S, Style
 from ocr_tui.model.lenient import lenient as _lenient
+from ocr_tui.textdecode import load_json
 
 PHASES: tuple[tuple[str, str], ...] = (
     ("initialization", "Initialization"),
@@ -109,14 +110,8 @@ def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
 
 def decode_state(data: bytes, problems: list[str]) -> SessionState | None:
     """The state in `data`, or None (with a problem) when it is not a JSON object."""
-    try:
-        try:
-            obj = msgspec.json.decode(data)
-        except UnicodeDecodeError:
-            obj = msgspec.json.decode(data.decode("utf-8", "replace").encode())
-            problems.append("session-state.json is not valid UTF-8: bad bytes shown as \ufffd")
-    except (msgspec.DecodeError, RecursionError) as exc:
-        problems.append(f"session-state.json is not valid JSON ({_short(exc)})")
+    ok, obj = load_json(data, "session-state.json", problems)
+    if not ok:
         return None
     if not isinstance(obj, dict):
         problems.append("session-state.json does not hold a JSON object")
@@ -124,20 +119,12 @@ def decode_state(data: bytes, problems: list[str]) -> SessionState | None:
     return lenient(obj, SessionState, "", problems)
 
 
-def decode_error_line(line: bytes) -> ErrorEntry | None:
+def decode_error_line(line: str) -> ErrorEntry | None:
     """One `logs/errors.log` line (same fields as `errors[]`), or None if unreadable."""
-    try:
-        obj = msgspec.json.decode(line.decode("utf-8", "replace").encode())
-    except (msgspec.DecodeError, RecursionError):
-        return None
-    if not isinstance(obj, dict):
+    ok, obj = load_json(line.encode("utf-8", "replace"), "errors.log", [])
+    if not ok or not isinstance(obj, dict):
         return None
     return lenient(obj, ErrorEntry, "errors.log", [])
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def sort_ts(raw: str | None) -> str:

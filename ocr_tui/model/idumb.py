@@ -19,6 +19,7 @@ import msgspec
 
 from ocr_tui.model.lenient import S, Style
 from ocr_tui.model.lenient import lenient as _lenient
+from ocr_tui.textdecode import load_json
 
 MAX_DELEGATION_DEPTH = 3  # idumb-v2 src/schemas/delegation.ts
 MAX_ERRORS = 20  # execution-metrics.ts limits.maxErrors
@@ -151,11 +152,8 @@ def lenient(obj: Any, cls: type[S], where: str, problems: list[str]) -> S:
 
 def decode(data: bytes, cls: type[S], name: str, problems: list[str]) -> S | None:
     """One JSON file as `cls`, or None (with a problem) when it is not a JSON object."""
-    try:
-        obj = msgspec.json.decode(data)
-    except (msgspec.DecodeError, RecursionError, UnicodeDecodeError) as exc:
-        text = str(exc) or type(exc).__name__
-        problems.append(f"{name} is not valid JSON ({text[:80]})")
+    ok, obj = load_json(data, name, problems)
+    if not ok:
         return None
     if cls is DelegationStore and isinstance(obj, list):
         obj = {"delegations": obj}  # a bare list of records

@@ -152,9 +152,11 @@ class Sim:
     def _sid(self, t: datetime) -> str:
         return f"session-{t:%Y%m%d-%H%M%S}-{self.rng.randint(1000, 99999)}"
 
-    def _history(self, d: Path, t: datetime, upto: int, status: str, ds: int) -> None:
+    def _history(
+        self, d: Path, t: datetime, upto: int, status: str, ds: int, sid: str | None = None
+    ) -> None:
         """A whole old session, played at agent speed with timestamps and mtimes from `t`."""
-        r = _Run(d, self._sid(t), t, self.root, self.rng.randint(3, 6), ds)
+        r = _Run(d, sid or self._sid(t), t, self.root, self.rng.randint(3, 6), ds)
         r.state["status"] = "in_progress"
         done: dict[str, object] = {}
         for p in range(upto):
@@ -205,9 +207,11 @@ class Sim:
         self._history(archive / PRIMARY, now - timedelta(days=12), 2, "in_progress", 3)
         self._history(archive, now - timedelta(days=5), 5, "interrupted", 2)
         if self.tmp_dir is not None:
+            # The fallback directory is named as its session: `…-session-{date}-{time}-{pid}`.
             t = now - timedelta(days=1, hours=3)
-            name = f"{TMP_PREFIX}{t:%Y%m%d-%H%M%S}-{self.rng.randint(1000, 99999)}"
-            self._history(self.tmp_dir / name, t, 8, "completed", 1)
+            sid = self._sid(t)
+            name = TMP_PREFIX + sid.removeprefix("session-")
+            self._history(self.tmp_dir / name, t, 8, "completed", 1, sid)
 
     def steps(self) -> Iterator[float]:
         """Play the live session; each iteration is one write, then the wait before the next."""

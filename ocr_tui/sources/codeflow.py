@@ -13,14 +13,13 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-import msgspec
-
 from ocr_tui.derive import codeflow as D
 from ocr_tui.model import codeflow as C
 from ocr_tui.model.view import SessionView
 from ocr_tui.sources.base import Source, Touch
 from ocr_tui.sources.safe_read import MAX_JSON as MAX_JSON
 from ocr_tui.sources.safe_read import inside, read_capped
+from ocr_tui.textdecode import load_json
 from ocr_tui.textsafe import unsurrogate
 
 DOCS = (".claude", ".docs")
@@ -88,26 +87,14 @@ class CodeWorkflowSource(Source):
     def _read_state(self, path: Path, problems: list[str]) -> tuple[dict | None, float | None]:
         """The decoded (dotted keys folded) state.json and its mtime; None when unreadable."""
         before = len(problems)
-        data, st = read_capped(path / STATE, STATE, problems, bom=True)
+        data, st = read_capped(path / STATE, STATE, problems)
         mtime = st.st_mtime if st is not None else None
         if data is None:
             if st is None and len(problems) == before:
                 problems.append("state.json is missing (the session may be starting)")
             return None, mtime
-        try:
-            raw = msgspec.json.decode(data)
-        except UnicodeDecodeError:
-            problems.append("state.json is not valid UTF-8: undecodable bytes replaced")
-            try:
-                raw = msgspec.json.decode(data.decode("utf-8", "replace").encode())
-            except (msgspec.DecodeError, RecursionError, ValueError) as exc:
-                problems.append(f"state.json is not valid JSON: {exc}")
-                return None, mtime
-        except RecursionError:
-            problems.append("state.json is nested too deeply to read")
-            return None, mtime
-        except (msgspec.DecodeError, ValueError) as exc:
-            problems.append(f"state.json is not valid JSON: {exc}")
+        ok, raw = load_json(data, STATE, problems)
+        if not ok:
             return None, mtime
         if not isinstance(raw, dict):
             problems.append(f"state.json is not a JSON object ({type(raw).__name__})")

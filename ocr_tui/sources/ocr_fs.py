@@ -19,6 +19,7 @@ from ocr_tui.derive.markdown import (
 from ocr_tui.model.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
 from ocr_tui.model.ocr import ROUND_META_DECODER, STATE_DECODER
 from ocr_tui.model.view import Severity
+from ocr_tui.textdecode import decode_text, json_bytes, short
 from ocr_tui.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 
 MAX_READ = 4 * 1024 * 1024  # bytes of one markdown file that are parsed
@@ -78,15 +79,7 @@ def _read_text(path: str, problems: list[str], rel: str) -> str:
             "only the first part was read"
         )
         data = data[:MAX_READ]
-    if b"\x00" in data[:8192]:
-        problems.append(f"{safe_line(rel)} looks binary")
-        return data.decode("utf-8", "replace")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        text = data.decode("utf-8", "replace")
-        if not (truncated and exc.start >= len(data) - 3):  # not a character cut by the limit
-            problems.append(f"{safe_line(rel)} is not valid UTF-8 (bad bytes are shown as \ufffd)")
+    text = decode_text(data, safe_line(rel), problems, truncated=truncated)
     if has_control(text):
         problems.append(f"{safe_line(rel)} holds terminal control characters (shown as symbols)")
     return text
@@ -199,22 +192,17 @@ def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: lis
                 data = fh.read(MAX_JSON + 1)
         except OSError as exc:
             return (None, f"{safe_line(rel)} cannot be read: {exc.strerror or exc}")
-        data = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 BOM (Windows editors)
-        if not data.strip():
-            return (None, f"{safe_line(rel)} is empty")
-        note = None
-        try:
-            data.decode("utf-8")
-        except UnicodeDecodeError:
-            # A stray non-UTF-8 byte (say, in a branch name) should not cost the whole state.
-            data = data.decode("utf-8", "replace").encode("utf-8")
-            note = f"{safe_line(rel)} is not valid UTF-8 (bad bytes are shown as \ufffd)"
+        found: list[str] = []
+        data = json_bytes(data, safe_line(rel), found)
+        if data is None:
+            return (None, found[-1])
+        note = found[0] if found else None
         try:
             return (decoder.decode(data), note)
         except msgspec.ValidationError as exc:
-            return (None, f"{safe_line(rel)} has a wrong value: {safe_line(exc)}")
+            return (None, f"{safe_line(rel)} has a wrong value: {short(exc, 200)}")
         except (msgspec.DecodeError, RecursionError, ValueError) as exc:
-            return (None, f"{safe_line(rel)} is not valid JSON: {safe_line(exc)}")
+            return (None, f"{safe_line(rel)} is not valid JSON ({short(exc)})")
 
     value, problem = _cached(path, st, "json:" + repr(decoder.type), work)
     if problem:

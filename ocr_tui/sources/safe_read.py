@@ -16,7 +16,6 @@ from pathlib import Path
 MIB = 1024 * 1024
 MAX_JSON = MIB  # a larger file is not decoded
 _FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
-_BOM = b"\xef\xbb\xbf"
 
 
 def _why(exc: OSError) -> str:
@@ -24,11 +23,11 @@ def _why(exc: OSError) -> str:
 
 
 def read_capped(
-    path: Path | str, name: str, problems: list[str], *, limit: int = MAX_JSON, bom: bool = False
+    path: Path | str, name: str, problems: list[str], *, limit: int = MAX_JSON
 ) -> tuple[bytes | None, os.stat_result | None]:
     """(the bytes of a regular, non-empty file of at most `limit` bytes, its stat), or None
-    for the bytes (with a problem unless the file is missing). `bom`: a leading UTF-8 BOM
-    (from a Windows editor) is dropped."""
+    for the bytes (with a problem unless the file is missing). The bytes are as on disk:
+    `ocr_tui.textdecode` turns them into text (BOMs, UTF-16)."""
     try:
         fd = os.open(path, _FLAGS)
     except FileNotFoundError:
@@ -55,8 +54,6 @@ def read_capped(
     if len(data) > limit:
         problems.append(f"{name} is larger than {limit // MIB} MiB: not read")
         return None, st
-    if bom:
-        data = data.removeprefix(_BOM)
     if not data.strip():
         problems.append(f"{name} is empty")
         return None, st

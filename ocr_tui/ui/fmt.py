@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from datetime import datetime
 from pathlib import Path
 
@@ -143,9 +144,50 @@ def phase_bar(number: int | None, total: int) -> tuple[str, str]:
     return "▰" * done, "▱" * (total - done)
 
 
+def phase_position(view: SessionView) -> int | None:
+    """The session's place among its workflow's phases, the same in every format (and as
+    `status` gives it): the timeline's current phase, else `phase_number` (the code
+    workflow's `phase_number` counts the phases done, one less than the running one)."""
+    current = next((s.number for s in view.timeline if s.state == "current"), None)
+    return current if current is not None else view.phase_number
+
+
 def phase_fraction(view: SessionView) -> str:
-    n = "?" if view.phase_number is None else str(view.phase_number)
-    return f"{n}/{view.phase_total}"
+    """`3/8`; `?/8` when the place is not known; "" when the number of phases is not known
+    (iDumb's free-text phase): a total of 0 is unknown, never shown as `/0`."""
+    if view.phase_total <= 0:
+        return ""
+    n = phase_position(view)
+    return f"{'?' if n is None else n}/{view.phase_total}"
+
+
+_FRACTION_IN = re.compile(r"(?<![\d/])(\d+)\s*/\s*(\d+)(?![\d/])")
+
+
+def phase_parts(view: SessionView) -> tuple[str, str]:
+    """(fraction, label) of the phase, each thing said once: a label that starts with the
+    place (`2/4 (Phase 2: build)`) loses it; one that holds it further in keeps it, and the
+    fraction is left out. Both raw: pass them through `safe`."""
+    fraction, label = phase_fraction(view), view.phase_label.strip()
+    if not fraction:
+        return "", label
+    m = _FRACTION_IN.search(label)
+    if m is None or f"{m.group(1)}/{m.group(2)}" != fraction:
+        return fraction, label
+    if m.start() > 0:
+        return "", label
+    rest = label[m.end() :].strip().lstrip("-–—:·,").strip()
+    if rest.startswith("(") and rest.endswith(")") and not re.search(r"[()]", rest[1:-1]):
+        rest = rest[1:-1].strip()
+    return fraction, rest
+
+
+def phase_text(view: SessionView, *, label: bool = True) -> str:
+    """`3/8 Plan Review`, `Phase 0` (no known total), `?/8 Analysis`; without `label`, the
+    fraction alone ("" when the total is not known). Raw: pass it through `safe`."""
+    if not label:
+        return phase_fraction(view)
+    return " ".join(x for x in phase_parts(view) if x)
 
 
 def clip(text: str, width: int) -> str:

@@ -133,7 +133,9 @@ def test_example_phase_gate_and_title(tmp_path):
     )
     assert v.status == "active" and not v.complete
     assert v.waiting  # phase 4 is a gate and user_approvals.phase_4 is missing
-    assert v.title.startswith("Single-cell RNA-seq of mouse brain tissue")
+    assert v.title.startswith("Identify cell type markers")  # the research question
+    assert fact(v, "dataset").startswith("Single-cell RNA-seq of mouse brain tissue")
+    assert fact(v, "session") == EXAMPLE["session_id"]  # derived under another key: named
     assert "4 chapters" in v.badges and "v2.0" in v.badges
     assert [s.state for s in v.timeline] == ["done"] * 4 + ["current"] + ["pending"] * 3
     assert [s.number for s in v.timeline] == list(range(1, 9))

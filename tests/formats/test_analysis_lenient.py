@@ -15,15 +15,15 @@ from tests.formats.test_analysis import EXAMPLE, NOW, example, fact, view, write
 def test_empty_object_is_a_session_at_phase_0(tmp_path):
     _, v = view(tmp_path, {})
     assert v.phase == "initialization" and v.phase_number == 1 and v.status == "active"
-    assert v.title == "project" and v.problems == []
+    assert v.title is None and v.problems == []  # no research question: no title (not the id)
 
 
 def test_missing_state_file_is_listed_with_a_problem(tmp_path):
     d = tmp_path / ".scientific-analysis-session"
     d.mkdir()
     src = AnalysisSource(tmp_path, tmp_dir=tmp_path / "none")
-    assert src.list_sessions() == {"project": d}
-    v = src.derive("project", d, NOW)
+    assert src.list_sessions() == {".scientific-analysis-session": d}  # no session_id: its name
+    v = src.derive(".scientific-analysis-session", d, NOW)
     assert v.problems == ["session-state.json is missing"]
 
 
@@ -38,7 +38,7 @@ def test_missing_state_file_is_listed_with_a_problem(tmp_path):
         ),
         (b"[1, 2, 3]", "does not hold a JSON object"),
         (b"", "is empty"),
-        (b"[" * 100_000 + b"]" * 100_000, "not valid JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
         (b'{"a": "' + b"x" * (1024 * 1024 + 10) + b'"}', "larger than 1 MiB"),
     ],
     ids=["truncated", "binary", "bad-utf8", "array", "empty", "deep", "huge"],
@@ -85,7 +85,7 @@ def test_dotted_keys(tmp_path):
     state["user_context.dataset_description"] = "ignored: the nested key wins"
     _, v = view(tmp_path, state)
     assert not v.waiting and "5 chapters" in v.badges
-    assert v.title.startswith("Single-cell")
+    assert fact(v, "dataset").startswith("Single-cell")
 
 
 @pytest.mark.parametrize("status", ["paused", "IN_PROGRESS", 3, None])
@@ -164,7 +164,7 @@ def test_a_reader_bug_still_lists_the_session(tmp_path, monkeypatch):
     monkeypatch.setattr(A, "decode_state", boom)
     engine = Engine(Project(tmp_path), sources=[AnalysisSource(tmp_path, tmp_dir=tmp_path / "x")])
     (v,) = engine.scan()  # the engine catches a reader's bug: the session stays listed
-    assert v.id == "project" and v.framework == "analysis"
+    assert v.id == ".scientific-analysis-session" and v.framework == "analysis"  # its name
     assert v.problems == [
         "the Scientific analysis reader failed on this session: RuntimeError: bug"
     ]

@@ -29,9 +29,11 @@ def put(path: Path, obj: dict) -> None:
 def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
     tmp_dir = tmp_path_factory.mktemp("fake-tmp")
     root = tmp_path / "proj"
-    put(root / ".scientific-analysis-session" / "session-state.json", example(current_phase=1))
+    live, temp = "session-20260204-143022-1", "session-20260204-143022-7"
+    f = root / ".scientific-analysis-session" / "session-state.json"
+    put(f, example(session_id=live, current_phase=1))
     engine = Engine(Project(root), sources=[AnalysisSource(root, tmp_dir=tmp_dir)])
-    mine = {"output_directory": str(root)}
+    mine = {"config": {"output_directory": str(root)}, "session_id": temp}
 
     async def main():
         events: list = []
@@ -64,23 +66,22 @@ def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
         task = asyncio.create_task(run())
         try:
             ev = await wait_for(lambda ev: isinstance(ev, Scanned))
-            assert [v.id for v in ev.sessions] == ["project"]
+            assert [v.id for v in ev.sessions] == [live]
             # The live session advances.
-            f = root / ".scientific-analysis-session" / "session-state.json"
-            put(f, example(current_phase=2))
-            await wait_for(changed("project", lambda v: v.phase_number == 3))
+            put(f, example(session_id=live, current_phase=2))
+            await wait_for(changed(live, lambda v: v.phase_number == 3))
             # A fallback session appears in the temp dir: found by poll, then watched.
             d = tmp_dir / "scientific-analysis-architect-session-20260204-143022-7"
-            put(d / "session-state.json", example(current_phase=1, config=mine))
-            await wait_for(changed("tmp-20260204-143022-7", lambda v: v.phase_number == 2))
-            put(d / "session-state.json", example(current_phase=5, config=mine))
-            await wait_for(changed("tmp-20260204-143022-7", lambda v: v.phase_number == 6))
-            # The skill's cleanup renames it.
+            put(d / "session-state.json", example(current_phase=1, **mine))
+            await wait_for(changed(temp, lambda v: v.phase_number == 2 and "tmp" in v.badges))
+            put(d / "session-state.json", example(current_phase=5, **mine))
+            await wait_for(changed(temp, lambda v: v.phase_number == 6))
+            # The skill's cleanup renames it: the same session (same id), now archived.
             os.rename(d, d.with_name(d.name + ".archive"))
-            await wait_for(
-                lambda ev: isinstance(ev, Changed) and "tmp-20260204-143022-7" in ev.removed
+            ev = await wait_for(
+                changed(temp, lambda v: v.status == "closed" and "archived" in v.badges)
             )
-            await wait_for(changed("tmp-20260204-143022-7.archive", lambda v: v.status == "closed"))
+            assert temp not in ev.removed
         finally:
             stop.set()
             task.cancel()

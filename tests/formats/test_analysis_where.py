@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ocr_tui.sources.analysis import AnalysisSource
-from tests.formats.test_analysis import NOW, example, write
+from tests.formats.test_analysis import EXAMPLE, NOW, example, write
 
 P = ".scientific-analysis-session"
 T = "scientific-analysis-architect-session-"
@@ -22,7 +22,8 @@ def tmp_dir(tmp_path_factory) -> Path:
 
 
 def temp_session(tmp_dir: Path, name: str, out_dir: Path | str | None) -> Path:
-    state = example()
+    """A fallback session; its session_id is `session-{name}` (the skill names both alike)."""
+    state = example(session_id=f"session-{name}")
     state["config"] = {} if out_dir is None else {"output_directory": str(out_dir)}
     return write(tmp_dir, state, T + name)
 
@@ -37,16 +38,13 @@ def test_marker_and_watch_dirs(tmp_path, tmp_dir):
 
 
 def test_archives_and_nested_archive(tmp_path, tmp_dir):
-    write(tmp_path, example(), P)
-    a = write(tmp_path, example(status="interrupted"), P + ".archive")
-    nested = write(a, example(status="in_progress"), P)
+    write(tmp_path, example(session_id="session-3"), P)
+    a = write(tmp_path, example(session_id="session-2", status="interrupted"), P + ".archive")
+    nested = write(a, example(session_id="session-1", status="in_progress"), P)
     src = AnalysisSource(tmp_path, tmp_dir=tmp_dir)
-    assert src.list_sessions() == {
-        "project": tmp_path / P,
-        "project.archive": a,
-        "project.archive.2": nested,
-    }
-    assert src.derive("project.archive.2", nested, NOW).status == "closed"
+    assert src.list_sessions() == {"session-3": tmp_path / P, "session-2": a, "session-1": nested}
+    v = src.derive("session-1", nested, NOW)
+    assert v.status == "closed" and "archived" in v.badges and "tmp" not in v.badges
 
 
 def test_temp_sessions_belong_by_output_directory(tmp_path, tmp_dir, tmp_path_factory):
@@ -62,21 +60,24 @@ def test_temp_sessions_belong_by_output_directory(tmp_path, tmp_dir, tmp_path_fa
     src = AnalysisSource(tmp_path, tmp_dir=tmp_dir)
     found = src.list_sessions()
     assert found == {
-        "tmp-20260204-143022-1": mine,
-        "tmp-20260204-143022-5": sub,
-        "tmp-20260201-000000-6.archive": old,
+        "session-20260204-143022-1": mine,
+        "session-20260204-143022-5": sub,
+        "session-20260201-000000-6.archive": old,
     }
     assert sorted(src.extra_watch_dirs()) == sorted(found.values())
-    v = src.derive("tmp-20260201-000000-6.archive", old, NOW)
+    v = src.derive("session-20260201-000000-6.archive", old, NOW)
     assert v.status == "closed" and "archived" in v.badges and "tmp" in v.badges
-    assert src.derive("tmp-20260204-143022-1", mine, NOW).status == "active"
+    v = src.derive("session-20260204-143022-1", mine, NOW)
+    assert v.status == "active" and "tmp" in v.badges and "archived" not in v.badges
 
 
 def test_session_directory_counts_too(tmp_path, tmp_dir):
     d = tmp_dir / (T + "x")
     state = example(config={"session_directory": str(tmp_path / P)})
     write(tmp_dir, state, d.name)
-    assert list(AnalysisSource(tmp_path, tmp_dir=tmp_dir).list_sessions()) == ["tmp-x"]
+    assert list(AnalysisSource(tmp_path, tmp_dir=tmp_dir).list_sessions()) == [
+        EXAMPLE["session_id"]
+    ]
 
 
 def test_symlinked_output_directory_escaping_root(tmp_path, tmp_dir, tmp_path_factory):
@@ -90,23 +91,27 @@ def test_poll_finds_new_renamed_and_late_state(tmp_path, tmp_dir):
     src = AnalysisSource(tmp_path, tmp_dir=tmp_dir)
     assert src.list_sessions() == {} and src.poll() is False
     d = temp_session(tmp_dir, "1", tmp_path)
-    assert src.poll() is True and set(src.list_sessions()) == {"tmp-1"}
+    assert src.poll() is True and set(src.list_sessions()) == {"session-1"}
     assert src.poll() is False  # nothing changed: cached
     # Phase 0 creates the dir first, the state a moment later.
     late = tmp_dir / (T + "2")
     late.mkdir()
     assert src.poll() is False
     (late / "session-state.json").write_text(
-        json.dumps(example(config={"output_directory": str(tmp_path)}))
+        json.dumps(example(session_id="session-2", config={"output_directory": str(tmp_path)}))
     )
-    assert src.poll() is True and set(src.list_sessions()) == {"tmp-1", "tmp-2"}
-    # The skill's cleanup renames an old session to `*.archive`.
+    assert src.poll() is True and set(src.list_sessions()) == {"session-1", "session-2"}
+    # The skill's cleanup renames an old session to `*.archive`: the same session, moved.
     os.rename(d, d.with_name(d.name + ".archive"))
-    assert src.poll() is True and set(src.list_sessions()) == {"tmp-1.archive", "tmp-2"}
+    assert src.poll() is True
+    assert src.list_sessions() == {
+        "session-1": d.with_name(d.name + ".archive"),
+        "session-2": late,
+    }
     # The output directory changes to another project: no longer ours.
     (late / "session-state.json").write_text(json.dumps(example(config={"output_directory": "/x"})))
     os.utime(late / "session-state.json", ns=(1, 1))
-    assert src.poll() is True and set(src.list_sessions()) == {"tmp-1.archive"}
+    assert src.poll() is True and set(src.list_sessions()) == {"session-1"}
 
 
 def test_missing_temp_dir(tmp_path):
@@ -117,26 +122,29 @@ def test_missing_temp_dir(tmp_path):
 def test_env_var_sets_the_temp_dir(tmp_path, tmp_dir, monkeypatch):
     temp_session(tmp_dir, "1", tmp_path)
     monkeypatch.setenv("OCR_TUI_ANALYSIS_TMP", str(tmp_dir))
-    assert list(AnalysisSource(tmp_path).list_sessions()) == ["tmp-1"]
+    assert list(AnalysisSource(tmp_path).list_sessions()) == ["session-1"]
     monkeypatch.delenv("OCR_TUI_ANALYSIS_TMP")
     assert AnalysisSource(tmp_path).tmp_dir == Path("/tmp")
 
 
 def test_touched(tmp_path, tmp_dir):
     d = temp_session(tmp_dir, "1", tmp_path)
+    p, a = tmp_path / P, tmp_path / (P + ".archive")
+    write(tmp_path, example(session_id="session-live"), P)
+    write(tmp_path, example(session_id="session-old"), P + ".archive")
+    write(a, example(session_id="session-older"), P)
     src = AnalysisSource(tmp_path, tmp_dir=tmp_dir)
     src.list_sessions()
-    p, a = tmp_path / P, tmp_path / (P + ".archive")
     t = src.touched([p / "session-state.json", p / "logs" / "errors.log"])
-    assert t.keys == {"project"} and not t.relist
+    assert t.keys == {"session-live"} and not t.relist
     t = src.touched([p])
-    assert t.relist and t.keys == {"project"}
+    assert t.relist and t.keys == {"session-live"}
     t = src.touched([a / "chapter1" / "x.md"])
-    assert t.keys == {"project.archive"} and not t.relist
+    assert t.keys == {"session-old"} and not t.relist
     t = src.touched([a / P / "session-state.json"])
-    assert t.keys == {"project.archive.2"} and t.relist
+    assert t.keys == {"session-older"} and t.relist
     t = src.touched([d / "research-structure.md", d / "logs" / "errors.log"])
-    assert t.keys == {"tmp-1"} and not t.relist
+    assert t.keys == {"session-1"} and not t.relist
     t = src.touched([tmp_dir / (T + "9") / "session-state.json"])
     assert t.keys == set() and t.relist
     assert src.touched([tmp_path / "src" / "main.py"]).keys == set()

@@ -108,7 +108,8 @@ def test_real_session_just_created_is_active_and_running(tmp_path):
     assert v.elapsed.running and v.elapsed.since == "2026-02-05T18:13:23Z"
     assert v.elapsed.seconds == 599  # .708 s after the second
     assert v.badges == ["active"] and not v.alerts and not v.problems
-    assert (v.phase, v.phase_label, v.title) == ("init", "init", "phase init")
+    # the phase is the phase, once: not also the title (the format has no task or topic)
+    assert (v.phase, v.phase_label, v.title) == ("init", "init", None)
     assert (v.phase_number, v.phase_total) == (None, 0)
     assert fact(v, "phase at creation").value == "init"
     assert fact(v, "governance").value == "standard"
@@ -186,13 +187,33 @@ def test_compaction_marker(tmp_path):
     assert "compacted (90%)" in v.badges
 
 
-def test_phase_fraction_in_free_text(tmp_path):
-    session(tmp_path, phase="2/5 (Phase 2: build)")
+@pytest.mark.parametrize(
+    ("text", "number", "total", "label"),
+    [
+        ("2/5 (Phase 2: build)", 2, 5, "Phase 2: build"),
+        ("  1 / 4 (Phase 1: setup) ", 1, 4, "Phase 1: setup"),
+        ("3/4 - verify", 3, 4, "verify"),
+        ("3/4: verify", 3, 4, "verify"),
+        ("2/5 (a) (b)", 2, 5, "(a) (b)"),
+        ("4/4", 4, 4, "4/4"),  # nothing but the position: the label is the text itself
+        ("0/0 (Phase 0)", None, 0, "Phase 0"),  # project-alpha's real brain: no total is known
+        ("0/0", None, 0, "0/0"),
+        ("0/4 (Phase 0: init)", None, 0, "0/4 (Phase 0: init)"),  # not a position: kept whole
+        ("13/12 (x)", None, 0, "13/12 (x)"),
+        ("Phase 2/5: build", 2, 5, "Phase 2/5: build"),  # the position inside: kept (the list
+        ("init", None, 0, "init"),  # shows it once)
+    ],
+)
+def test_phase_position_is_taken_out_of_the_label(tmp_path, text, number, total, label):
+    """The position ("2/5") is the view's phase_number/phase_total; the label is the phase's
+    name without it, so a row that shows both says each once. A total that is not known (no
+    position, or "0/0") is 0 with no number, and "0/0" is not kept as a label prefix."""
+    session(tmp_path, phase=text)
     v, _ = view(tmp_path, T0)
-    assert (v.phase_number, v.phase_total, v.phase_label) == (2, 5, "2/5 (Phase 2: build)")
-    session(tmp_path, phase="0/0 (Phase 0)")
-    v, _ = view(tmp_path, T0)
-    assert (v.phase_number, v.phase_total) == (None, 0)
+    assert (v.phase_number, v.phase_total, v.phase_label) == (number, total, label)
+    assert v.phase == text.strip()  # the raw text is kept: the key, the "phase at creation" fact
+    assert fact(v, "phase at creation").value == text.strip()
+    assert v.title is None
 
 
 def test_both_session_dirs_listed_and_deduped(tmp_path):
@@ -372,8 +393,9 @@ def test_v2_delegations(tmp_path):
         (b'{"sessionId": "x", "createdAt": ', "not valid JSON"),
         (b"\x00\xff\xfe binary", "not valid JSON"),
         (b"[1, 2]", "does not hold a JSON object"),
-        (b"[" * 5000 + b"]" * 5000, "JSON"),
-        (b'{"sessionId": "x", "lastUpdated": "\xff\xfe"}', "not valid JSON"),
+        (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
+        # Like every other reader: bad bytes are shown as U+FFFD, the rest of the file is read.
+        (b'{"sessionId": "x", "lastUpdated": "\xff\xfe"}', "not valid UTF-8"),
     ],
 )
 def test_bad_session_files_keep_the_session_listed(tmp_path, body, problem):

@@ -90,7 +90,7 @@ def test_capped_reads(tmp_path: Path) -> None:
     assert problems == []
     f = tmp_path / "f.json"
     f.write_bytes(b"\xef\xbb\xbf{}")
-    assert read_capped(f, "f.json", problems, bom=True)[0] == b"{}"
+    assert read_capped(f, "f.json", problems)[0] == b"\xef\xbb\xbf{}"  # as on disk
     f.write_bytes(b"  \n")
     data, st = read_capped(f, "f.json", problems)
     assert data is None and st is not None and problems == ["f.json is empty"]

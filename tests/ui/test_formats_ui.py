@@ -3,6 +3,7 @@ filters by format, Enter drills into a code workflow's phases, steps and documen
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from ocr_tui.ui.app import make_app
@@ -127,3 +128,139 @@ def test_status_and_watch_show_every_format(home, capsys) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+# --- issue 10, items 7 and 8: ids and phase cells ---------------------------------------------
+
+ANALYSIS_ID = "session-20260310-143022-12345"
+
+
+def _idumb_session(root, sid: str, phase: str) -> None:
+    import json
+
+    path = root / ".idumb" / "sessions" / f"{sid}.json"
+    path.write_text(
+        json.dumps(
+            {
+                "sessionId": sid,
+                "createdAt": "2026-03-10T14:00:00Z",
+                "lastUpdated": "2026-03-10T14:30:00Z",
+                "phase": phase,
+            }
+        )  # fmt: skip
+    )
+
+
+def _phase_cell(app, sid: str) -> str:
+    return app.main_screen.table.get_cell(sid, "phase").plain
+
+
+async def _show(pilot: Pilot, sid: str) -> str:
+    from textual.widgets import Static
+
+    from ocr_tui.ui.widgets.detail_pane import DetailPane
+
+    app = pilot.app
+    assert app.main_screen.table.select(sid)
+    detail = app.main_screen.query_one(DetailPane)
+    await wait_until(pilot, lambda: detail.session_id == sid)
+    return str(detail.query_one("#dp-info", Static).render())
+
+
+async def test_phase_cells_say_each_thing_once(home) -> None:
+    """The list's phase cell and the detail pane give a session's place among its workflow's
+    phases once (iDumb's free-text "2/4 (Phase 2: build)" is not shown as `2/4 2/4 (...`), a
+    phase with no known total as its name alone (never `?/0` or `0/0`), and the place means
+    the same in every format: the current phase's number (the code workflow's running plan
+    is its 3rd phase, as `status` says)."""
+    import re
+
+    root = home / "proj"
+    app = make_app(mixed_project(root), clock=fixed_clock)
+    _idumb_session(root, "ses_positioned", "2/4 (Phase 2: build)")
+    _idumb_session(root, "ses_alpha", "0/0 (Phase 0)")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        cells = {sid: _phase_cell(app, sid) for sid in app.sessions}
+        for sid, text in cells.items():
+            view = app.sessions[sid]
+            fractions = re.findall(r"[?\d]+/[?\d]+", text)
+            assert len(fractions) <= 1, (sid, text)
+            assert not re.search(r"(^|\D)0/|/0(\D|$)", text), (sid, text)
+            current = [s.number for s in view.timeline if s.state == "current"]
+            place = current[0] if current else view.phase_number
+            if view.phase_total:
+                assert f"{place or '?'}/{view.phase_total}" in text, (sid, text)
+        assert cells["ses_positioned"].split() == ["▰▰▱▱", "2/4", "Phase", "2:", "build"]
+        assert cells["ses_alpha"].strip() == "Phase 0"
+        assert cells["ses_3d0fdbb84ffeAN7FeCuPSp5ZW7"].strip() == "init"
+        assert cells["260310-rate-limiter"].split() == ["▰▰▰▱▱▱", "3/6", "Plan"]
+        info = await _show(pilot, "ses_positioned")
+        assert "phase 2/4 Phase 2: build" in info and info.count("2/4") == 1
+        info = await _show(pilot, "ses_3d0fdbb84ffeAN7FeCuPSp5ZW7")
+        assert "phase init" in info and "/0" not in info and "?/" not in info
+        assert "title" not in info  # iDumb has no title: not the phase a second time
+        info = await _show(pilot, "260310-rate-limiter")
+        assert "phase 3/6" in info
+
+
+async def test_analysis_rows_are_keyed_by_session_id(home) -> None:
+    """The scientific analysis session is listed under its session_id; a copy of it in the
+    archive (the same session_id) is a second row, named as a problem, and the keyed list
+    does not fail on it."""
+    import shutil
+
+    root = home / "proj"
+    app = make_app(mixed_project(root), clock=fixed_clock)
+    live = root / ".scientific-analysis-session"
+    shutil.copytree(live, root / ".scientific-analysis-session.archive")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        analysis = {v.id: v for v in app.sessions.values() if v.framework == "analysis"}
+        assert set(analysis) == {ANALYSIS_ID, f"{ANALYSIS_ID}~2"}
+        assert set(analysis) <= set(table_ids(app))
+        assert analysis[ANALYSIS_ID].problems == []
+        assert analysis[f"{ANALYSIS_ID}~2"].problems
+        assert app.main_screen.table.get_cell(f"{ANALYSIS_ID}~2", "state").plain == "✗"
+        assert app.main_screen.table.get_cell(ANALYSIS_ID, "id").plain.startswith("session-2026")
+        info = await _show(pilot, ANALYSIS_ID)
+        assert ANALYSIS_ID in info and "RNA-seq of aging mouse liver" in info
+        assert info.count(ANALYSIS_ID) == 1  # the title is not a copy of the id
+
+
+def _view(label: str, number: int | None, total: int, current: int | None = None):
+    from ocr_tui.model.lenient import blank_view
+    from ocr_tui.model.view import PhaseStep
+
+    view = blank_view("s", "/p", "plugin", "flow", source="x", problems=[], phase_total=total)
+    view.phase_label, view.phase_number = label, number
+    if current is not None:
+        view.timeline = [
+            PhaseStep(key=f"p{i}", label=f"P{i}", number=i, state="current" if i == current else "")
+            for i in range(1, total + 1)
+        ]
+    return view
+
+
+@pytest.mark.parametrize(
+    ("label", "number", "total", "current", "fraction", "text"),
+    [
+        ("Plan Review", 5, 8, None, "5/8", "5/8 Plan Review"),
+        ("Analysis", None, 8, None, "?/8", "?/8 Analysis"),  # place unknown: `?`, total kept
+        ("Plan", 2, 6, 3, "3/6", "3/6 Plan"),  # 2 phases done, the 3rd running: its place is 3
+        ("2/4 (Phase 2: build)", 2, 4, None, "2/4", "2/4 Phase 2: build"),  # label with place
+        ("2/4", 2, 4, None, "2/4", "2/4"),
+        ("Phase 2/5: build", 2, 5, None, "2/5", "Phase 2/5: build"),  # place inside: said there
+        ("12/50 runs", 2, 5, None, "2/5", "2/5 12/50 runs"),  # another fraction is not the place
+        ("init", None, 0, None, "", "init"),  # no total known: the name alone, never `?/0`
+        ("0/0 (Phase 0)", None, 0, None, "", "0/0 (Phase 0)"),  # no total: the label as given
+    ],
+)
+def test_phase_text_says_each_thing_once(label, number, total, current, fraction, text) -> None:
+    """fmt's phase helpers, for any format (a plugin's too): the place among the phases and
+    the label, each once; an unknown total is not shown as 0."""
+    from ocr_tui.ui import fmt
+
+    view = _view(label, number, total, current)
+    assert fmt.phase_text(view) == text
+    assert fmt.phase_text(view, label=False) == fmt.phase_fraction(view) == fraction

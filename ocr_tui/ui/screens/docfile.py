@@ -7,16 +7,15 @@ paths outside the project are refused with a message instead.
 
 from __future__ import annotations
 
-import codecs
 import os
 import stat
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from ocr_tui.textdecode import decode_text, sniff
 from ocr_tui.textsafe import safe_block
 
 MAX_RENDER = 512 * 1024
-BINARY_SNIFF = 8192
 
 
 @dataclass(frozen=True)
@@ -93,13 +92,14 @@ def load_document(
         return DocState(rel=rel, status="error", message=f"cannot be read: {exc.strerror or exc}")
     key = (st.st_size, st.st_mtime_ns, st.st_ino)
     common = {"rel": rel, "key": key, "size": st.st_size, "mtime": st.st_mtime}
-    if b"\x00" in data[:BINARY_SNIFF]:
-        return DocState(status="binary", message="looks like a binary file", **common)
     truncated = len(data) > cap
     if truncated:
         data = data[:cap]
         cut = data.rfind(b"\n", max(0, cap - 4096))
-        if cut > 0:
+        if cut > 0 and sniff(data)[0] == "utf-8":
             data = data[: cut + 1]
-    text = codecs.getincrementaldecoder("utf-8")("replace").decode(data, final=not truncated)
+    found: list[str] = []
+    text = decode_text(data, rel, found, truncated=truncated)
+    if any(p.endswith("looks binary") for p in found):
+        return DocState(status="binary", message="looks like a binary file", **common)
     return DocState(status="ok", text=safe_block(text), truncated=truncated, **common)

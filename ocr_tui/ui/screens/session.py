@@ -300,8 +300,8 @@ def meta_content(view: SessionView, now) -> Content:
     parts: list = [(safe_line(view.workflow), "bold"), sep, (safe_line(status), status_style)]
     if view.stalled:
         parts += [" ", ("(stalled)", "$warning")]
-    number = "?" if view.phase_number is None else str(view.phase_number)
-    parts += [sep, f"phase {number}/{view.phase_total} ", (safe_line(view.phase_label), "$accent")]
+    fraction, label = fmt.phase_parts(view)  # `4/8`; none when the total is not known
+    parts += [sep, f"phase {fraction} " if fraction else "phase ", (safe_line(label), "$accent")]
     seconds = fmt.elapsed_seconds(view, now)
     shown = ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
     parts += [sep, "elapsed ", (shown, "bold")]

@@ -240,10 +240,13 @@ def info_content(view: SessionView, now: datetime) -> Content:
         if view.title:
             rows.append(_field("title", fmt.safe(view.title, 60)))
     badges = " · ".join(fmt.safe(b, 20) for b in view.badges)
+    # The place among the phases; the phase's name too when no timeline shows it (iDumb).
+    phase = fmt.phase_text(view, label=not view.timeline)
     rows += [
         _field(
             "workflow",
-            f"{fmt.safe(view.workflow)} · phase {fmt.phase_fraction(view)}"
+            fmt.safe(view.workflow)
+            + (f" · phase {fmt.safe(phase)}" if phase else "")
             + (f" · {badges}" if badges else ""),
         ),
         _field(

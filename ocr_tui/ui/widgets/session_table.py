@@ -260,9 +260,12 @@ class SessionTable(DataTable, inherit_bindings=True):
 
     def _row(self, view: SessionView, now: datetime) -> dict[str, Cell]:
         state = fmt.session_state(view)
-        done, todo = fmt.phase_bar(view.phase_number, view.phase_total)
+        # The bar and the fraction give the place among the phases (the same in every format);
+        # the label the phase's name, without a place it starts with (iDumb's free text).
+        fraction, label = fmt.phase_parts(view)
+        done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
         pad = " " * max(0, BAR_WIDTH - view.phase_total)
-        fraction = f"{fmt.phase_fraction(view):>3}" if view.phase_total else "   "
+        fraction = f"{fraction:>3}"
         current = view.current
         dash = (("—", "muted"),)
         cells: dict[str, Cell] = {
@@ -273,7 +276,7 @@ class SessionTable(DataTable, inherit_bindings=True):
                 (done, "bar-done"),
                 (todo, "bar-todo"),
                 (f"{pad} {fraction} ", "muted"),
-                (fmt.safe(view.phase_label, LABEL_WIDTH[self.multi]), ""),
+                (fmt.safe(label, LABEL_WIDTH[self.multi]), ""),
             ),
             "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
             "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
