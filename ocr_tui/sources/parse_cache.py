@@ -2,25 +2,48 @@
 on a large history re-reads directory listings but not file contents.
 
 Entries are keyed by (kind, path, size, mtime, ctime, inode): any rewrite changes the key. The
-cache lives in the user's cache directory (`$OCR_TUI_CACHE_DIR`, else `$XDG_CACHE_HOME/ocr-tui`,
+file is stamped with the build that wrote it (the program's version, the cache schema and a
+digest of the parsers' source): a file from another build is not read, and every entry is
+decoded against its kind's type, so a value of another shape is a miss, never a wrong answer.
+The cache lives in the user's cache directory (`$OCR_TUI_CACHE_DIR`, else `$XDG_CACHE_HOME/ocr-tui`,
 else `~/.cache/ocr-tui`), never inside the watched tree; `OCR_TUI_CACHE_DIR=off` disables it.
 One file per project, replaced atomically.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import tempfile
 from pathlib import Path
+from typing import Annotated
 
 import msgspec
 
+import ocr_tui
 from ocr_tui.model.view import Counts, Severity
+from ocr_tui.textsafe import safe_line
 
-VERSION = 1
+SCHEMA = 2  # the layout of the file and of its entries
 KINDS = ("findings", "final", "topology")
 MAX_ENTRIES = 500_000
+# The modules whose code decides a cached value: a change to any of them is another build.
+_PARSERS = ("derive/markdown.py", "textdecode.py", "textsafe.py", "sources/ocr_fs.py",
+            "sources/parse_cache.py", "model/view.py")  # fmt: skip
+
+
+@functools.cache
+def build_stamp() -> str:
+    """`{version}/schema-{SCHEMA}/{digest of the parsers' source}`."""
+    digest = hashlib.sha256()
+    package = Path(ocr_tui.__file__).parent
+    for rel in _PARSERS:
+        try:
+            digest.update((package / rel).read_bytes())
+        except OSError:  # installed without sources: the version and schema still tell
+            digest.update(rel.encode())
+    return f"{ocr_tui.__version__}/schema-{SCHEMA}/{digest.hexdigest()[:24]}"
 
 
 def cache_dir() -> Path | None:
@@ -42,7 +65,7 @@ def cache_file(project_root: Path) -> Path | None:
     except ValueError:
         pass
     digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:20]
-    return d / f"parse-v{VERSION}-{digest}.msgpack"
+    return d / f"parse-v{SCHEMA}-{digest}.msgpack"
 
 
 def to_plain(kind: str, entry: tuple) -> list | None:
@@ -64,8 +87,20 @@ def to_plain(kind: str, entry: tuple) -> list | None:
     return [v, list(problems)]
 
 
-def from_plain(kind: str, plain: list) -> tuple:
-    v, problems = plain
+_Count = Annotated[int, msgspec.Meta(ge=0)]
+_Problems = list[str]
+_TYPES = {  # each kind's plain value, exactly
+    "findings": tuple[tuple[_Count, _Count, _Count, _Count, _Count] | None, _Problems],
+    "final": tuple[tuple[str | None, tuple[_Count, _Count, _Count] | None] | None, _Problems],
+    "topology": tuple[_Count | None, _Problems],
+}
+_KIND_DEC = {kind: msgspec.msgpack.Decoder(typ) for kind, typ in _TYPES.items()}
+
+
+def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
+    """An entry's value as the parsers return it; ValidationError when it is not exactly of
+    its kind's type (and KeyError for an unknown kind)."""
+    v, problems = _KIND_DEC[kind].decode(raw)
     if v is not None:
         if kind == "findings":
             c, h, m, lo, i = v
@@ -75,30 +110,33 @@ def from_plain(kind: str, plain: list) -> tuple:
             if counts is not None:
                 b, s, g = counts
                 counts = Counts(blockers=b, should_fix=s, suggestions=g)
-            v = (verdict, counts)
-    return (v, list(problems))
+            v = (None if verdict is None else safe_line(verdict), counts)
+    return (v, [safe_line(p) for p in problems])
 
 
-_Entry = tuple[str, str, int, int, int, int, list]  # kind, path, size, mtime, ctime, ino, plain
-_DEC = msgspec.msgpack.Decoder(tuple[int, list[_Entry]])
+# kind, path, size, mtime, ctime, ino, value
+_Entry = tuple[str, str, int, int, int, int, msgspec.Raw]
+_DEC = msgspec.msgpack.Decoder(tuple[int, str, list[_Entry]])
 _ENC = msgspec.msgpack.Encoder()
 
 
 def load(path: Path | None) -> dict[tuple, tuple]:
-    """Entries as the in-memory cache keys them: (kind + path, size, mtime, ctime, ino)."""
+    """Entries as the in-memory cache keys them: (kind + path, size, mtime, ctime, ino).
+    Nothing from a file of another build or layout; no entry whose value is not exactly of
+    its kind's type."""
     if path is None:
         return {}
     try:
-        version, entries = _DEC.decode(path.read_bytes())
-    except (OSError, msgspec.DecodeError, ValueError, TypeError):
-        return {}
-    if version != VERSION:
+        schema, stamp, entries = _DEC.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError, ValueError, TypeError, RecursionError):
+        return {}  # msgspec.ValidationError is a DecodeError: another layout
+    if schema != SCHEMA or stamp != build_stamp():
         return {}
     out = {}
-    for kind, p, size, mtime, ctime, ino, plain in entries:
+    for kind, p, size, mtime, ctime, ino, raw in entries:
         try:
-            out[(kind + p, size, mtime, ctime, ino)] = from_plain(kind, plain)
-        except (TypeError, ValueError):
+            out[(kind + p, size, mtime, ctime, ino)] = from_plain(kind, raw)
+        except (KeyError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
             continue
     return out
 
@@ -121,7 +159,7 @@ def save(path: Path | None, cache: dict[tuple, object]) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_ENC.encode((VERSION, entries)))
+            fh.write(_ENC.encode((SCHEMA, build_stamp(), entries)))
         os.replace(tmp, path)
         return True
     except OSError:
