@@ -43,15 +43,23 @@ def sniff(data: bytes) -> tuple[str, int]:
         if data.startswith(bom):
             return enc, len(bom)
     head = data[:SNIFF]
-    if len(head) >= 4 and b"\x00" in head[:4]:
-        # ASCII in UTF-16 without a BOM: every other byte is NUL, and no two NULs are adjacent
-        # at an odd offset (UTF-32 and binary files have runs of them).
+    if len(head) >= 2 and b"\x00" in head[:4]:
+        # Mostly-ASCII text in UTF-16 without a BOM: most bytes at one parity are NUL and
+        # hardly any at the other (UTF-32 and binary files have NULs at both).
         even, odd = head[0::2], head[1::2]
-        if odd.count(0) * 10 >= len(odd) * 9 and even.count(0) == 0:
+        if _mostly_nul(odd) and _hardly_nul(even):
             return "utf-16-le", 0
-        if even.count(0) * 10 >= len(even) * 9 and odd.count(0) == 0:
+        if _mostly_nul(even) and _hardly_nul(odd):
             return "utf-16-be", 0
     return "utf-8", 0
+
+
+def _mostly_nul(b: bytes) -> bool:
+    return b.count(0) * 2 >= len(b)
+
+
+def _hardly_nul(b: bytes) -> bool:
+    return b.count(0) * 10 <= len(b)
 
 
 def decode_text(data: bytes, name: str, problems: list[str], *, truncated: bool = False) -> str:

@@ -52,6 +52,25 @@ SEVERITIES = ("critical", "high", "medium", "low", "info", "bogus")
 # the same second (tests/robustness/test_polling.py), so sequences fail on it until fixed.
 BACKENDS = ("auto", "watchfiles") + (("poll",) if os.environ.get("ROBUSTNESS_POLL") else ())
 
+# How a text file is written: as agents do, or as Windows editors, PowerShell and padded LLM
+# output do (each must read as its plain twin, live and in a fresh scan alike).
+ENCODINGS = ("plain", "plain", "bom", "utf-16", "crlf", "padded")
+encodings = st.sampled_from(ENCODINGS)
+
+
+def encoded(text: str, how: str) -> bytes:
+    if how == "bom":
+        return b"\xef\xbb\xbf" + text.encode()
+    if how == "utf-16":
+        return b"\xff\xfe" + text.encode("utf-16-le")
+    if how == "crlf":
+        return text.replace("\n", "\r\n").encode()
+    if how == "padded":  # whitespace runs, and the template's example inside a comment
+        comment = "<!--\n### Finding 9: example\n- **Severity**: Critical\n-->\n"
+        return (text.replace(" ", " \t" * 500) + comment).encode()
+    return text.encode()
+
+
 sids = st.sampled_from(SIDS)
 rounds = st.integers(1, 3)
 state_fields = st.fixed_dictionaries(
@@ -135,9 +154,10 @@ class ProjectActions(RuleBasedStateMachine):
 
     # -- state.json --------------------------------------------------------------------------
 
-    @rule(sid=sids, fields=state_fields, atomic=st.booleans())
-    def write_state(self, sid: str, fields: dict, atomic: bool) -> None:
-        put(self._sdir(sid) / "state.json", state_json(**fields), atomic=atomic)
+    @rule(sid=sids, fields=state_fields, atomic=st.booleans(), how=encodings)
+    def write_state(self, sid: str, fields: dict, atomic: bool, how: str) -> None:
+        data = encoded(state_json(**fields), "plain" if how == "padded" else how)
+        put(self._sdir(sid) / "state.json", data, atomic=atomic)
         self._did()
 
     @rule(sid=sids, keep=st.integers(0, 60))
@@ -171,10 +191,11 @@ class ProjectActions(RuleBasedStateMachine):
         name=st.sampled_from(REVIEWERS),
         severities=st.lists(st.sampled_from(SEVERITIES), max_size=4),
         atomic=st.booleans(),
+        how=encodings,
     )
-    def write_reviewer(self, sid, n, name, severities, atomic) -> None:
+    def write_reviewer(self, sid, n, name, severities, atomic, how) -> None:
         path = self._sdir(sid) / "rounds" / f"round-{n}" / "reviews" / f"{name}.md"
-        put(path, reviewer_md(name, severities), atomic=atomic)
+        put(path, encoded(reviewer_md(name, severities), how), atomic=atomic)
         self._did()
 
     @rule(sid=sids, n=rounds, name=st.sampled_from(REVIEWERS))
@@ -190,11 +211,12 @@ class ProjectActions(RuleBasedStateMachine):
         what=st.sampled_from(("final.md", "discourse.md", "round-meta.json", "context.md")),
         verdict=st.sampled_from(("APPROVE", "REQUEST CHANGES", "")),
         atomic=st.booleans(),
+        how=encodings,
     )
-    def write_round_file(self, sid, n, what, verdict, atomic) -> None:
+    def write_round_file(self, sid, n, what, verdict, atomic, how) -> None:
         rdir = self._sdir(sid) / "rounds" / f"round-{n}"
         if what == "final.md":
-            put(rdir / what, final_md(verdict), atomic=atomic)
+            put(rdir / what, encoded(final_md(verdict), how), atomic=atomic)
         elif what == "round-meta.json":
             put(rdir / what, state_json(verdict=verdict or None), atomic=atomic)
         elif what == "context.md":
