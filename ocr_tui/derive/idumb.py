@@ -340,7 +340,8 @@ def delegation_views(
     return facts, steps, alerts, expiry
 
 
-_RECENT = re.compile(r"^\[([^\]]{10,40})\]\s*([^:]{1,80}):\s?(.*)$", re.S)
+# The agent's name cannot start with whitespace, so `\s*` and it never share characters.
+_RECENT = re.compile(r"^\[([^\]]{10,40})\]\s*([^:\s][^:]{0,79}):\s?(.*)$", re.S)
 
 
 def metrics_views(m: M.Metrics) -> tuple[list[Fact], list[Step], list[str], str | None]:

@@ -199,3 +199,50 @@ def test_a_fence_inside_a_comment_is_not_a_fence_and_a_comment_inside_code_is_co
 def test_an_unclosed_comment_hides_the_rest_like_an_unclosed_fence():
     assert parse_findings("<!--\n### Finding 1: x\n").total() == 0
     assert parse_findings("see `<!--` here\n### Finding 1: x\n").total() == 1  # inline: no
+
+
+# --- the other formats' patterns over text from disk ------------------------------------------
+
+
+def _other_patterns():
+    from ocr_tui.derive import idumb as derive_idumb
+    from ocr_tui.derive.session import _DATE_PREFIX
+    from ocr_tui.model.codeflow import id_date
+    from ocr_tui.model.idumb import phase_position
+    from ocr_tui.model.lenient import blank_view
+    from ocr_tui.ui import fmt
+
+    def label(text: str):
+        view = blank_view("x", "x", "idumb", "session", source="files", problems=[])
+        view.phase_label, view.phase_total, view.phase_number = text, 4, 1
+        return fmt.phase_parts(view)
+
+    return {
+        "idumb-phase": phase_position,  # "2/4 (Phase 2: build)"
+        "idumb-recent-error": derive_idumb._RECENT.match,  # "[ts] agent: message"
+        "phase-label": label,
+        "codeflow-id": id_date,
+        "ocr-id-date": _DATE_PREFIX.match,
+    }
+
+
+OTHER_TEXTS = {
+    "fraction": "1{W}/{W}x",
+    "fractions": "1{W}1{W}1{W}",
+    "recent": "[2026-01-01T00:00:00]{W}x{W}",
+    "recent-agent": "[2026-01-01T00:00:00] {W}agent{W}",
+    "digits": "1" * RUN + "/",
+    "slashes": "1/" * (RUN // 2),
+    "id": "260110-{W}",
+    "date": "2026-11-20-{W}",
+}
+
+
+@pytest.mark.parametrize("text", list(OTHER_TEXTS), ids=list(OTHER_TEXTS))
+def test_the_other_formats_patterns_are_linear(text):
+    line = OTHER_TEXTS[text].replace("{W}", MIXED)
+    for name, parse in _other_patterns().items():
+        start = time.process_time()
+        parse(line)
+        spent = time.process_time() - start
+        assert spent < 0.1, f"{name} took {spent:.2f} s on {text}"
