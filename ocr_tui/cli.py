@@ -22,6 +22,7 @@ from ocr_tui.textsafe import safe_line
 
 COMMANDS = ("status", "watch", "simulate", "demo", "dashboard")
 EXIT_NO_PROJECT = 2
+EXIT_NO_SESSION = 3  # `--session ID` names no session of the project
 EXIT_READER_GONE = 0  # `| head` took what it wanted: not an error (as `simulate` does)
 EXIT_WRITE_ERROR = 1  # stdout cannot be written (a full disk, an I/O error)
 EXIT_INTERRUPTED = 130  # 128 + SIGINT
@@ -53,6 +54,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _only(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--session",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="only this session (its id as `status` prints it; may be given more than once)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ocr-tui",
@@ -69,12 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("status", help="print the sessions once and exit")
     _common(s)
+    _only(s)
     fmt = s.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
 
     w = sub.add_parser("watch", help="stream session changes as JSON lines")
     _common(w)
+    _only(w)
     w.add_argument("--jsonl", action="store_true", help="JSON lines (the only format; default)")
     w.add_argument("--poll", action="store_true", help="watch by polling")
 
@@ -207,8 +220,18 @@ def cmd_status(args: argparse.Namespace) -> int:
         return EXIT_NO_PROJECT
     engine = Engine(project, stall_after=args.stall_after)
     sessions = engine.scan()
+    if args.session:
+        missing = [sid for sid in args.session if sid not in {v.id for v in sessions}]
+        if missing:
+            print(f"ocr-tui: no session {safe_line(missing[0])!r} in {safe_line(project.root)}"
+                  " (`ocr-tui status` lists them)", file=sys.stderr)  # fmt: skip
+            return EXIT_NO_SESSION
+        sessions = [v for v in sessions if v.id in args.session]
     if args.json:
-        print(encode_json(engine.snapshot()))
+        snap = engine.snapshot()
+        if args.session:
+            snap.sessions = [v for v in snap.sessions if v.id in args.session]
+        print(encode_json(snap))
     elif args.oneline:
         print(oneline(sessions))
     elif not sessions:
@@ -232,6 +255,11 @@ async def _stream(project: Project, args: argparse.Namespace) -> None:
         out.write(encode_json(obj) + "\n")
         out.flush()
 
+    only = set(args.session or ())
+
+    def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
+        return not only or sid in only
+
     headers_seen = 0
     async for ev in watch_project(engine, poll=args.poll):
         if engine.headers_version != headers_seen:  # a format's project-level state changed
@@ -241,14 +269,17 @@ async def _stream(project: Project, args: argparse.Namespace) -> None:
             )
         if isinstance(ev, Scanned):
             for v in ev.sessions:
-                emit({"type": "snapshot", "session": v})
+                if wanted(v.id):
+                    emit({"type": "snapshot", "session": v})
             if not ev.sessions_dir:
                 emit({"type": "waiting", "path": str(project.sessions_dir)})
         elif isinstance(ev, Changed):
             for sid in ev.removed:
-                emit({"type": "removed", "id": sid})
+                if wanted(sid):
+                    emit({"type": "removed", "id": sid})
             for v in ev.sessions:
-                emit({"type": "changed", "session": v})
+                if wanted(v.id):
+                    emit({"type": "changed", "session": v})
         elif isinstance(ev, ProjectMissing):
             emit({"type": "waiting", "path": str(project.ocr_dir)})
         elif isinstance(ev, PollingFallback):

@@ -227,3 +227,26 @@ async def test_progressive_start_lists_stand_ins_then_reads_newest_first(
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)
+
+
+def test_watch_session_option_streams_only_that_session(tmp_path):
+    """`watch --jsonl --session ID`: the snapshot and the changes of that session only."""
+    from tests.robustness.support import put, state_json, watch_jsonl
+
+    sessions = tmp_path / ".ocr" / "sessions"
+    for sid in ("2026-11-22-a", "2026-11-22-b"):
+        put(sessions / sid / "state.json", state_json(current_phase="context"))
+    wrote: list[bool] = []
+
+    def until(lines: list[dict]) -> bool:
+        if not wrote and any(d["type"] == "snapshot" for d in lines):
+            wrote.append(True)
+            put(sessions / "2026-11-22-a" / "state.json", state_json(current_phase="analysis"))
+            put(sessions / "2026-11-22-b" / "state.json", state_json(current_phase="reviews"))
+        return any(d["type"] == "changed" for d in lines)
+
+    lines = watch_jsonl(tmp_path, 1, until=until, args=("--session", "2026-11-22-b"))
+    ids = [(d["type"], d["session"]["id"]) for d in lines if "session" in d]
+    assert ids[0] == ("snapshot", "2026-11-22-b")
+    assert ("changed", "2026-11-22-b") in ids
+    assert all(sid == "2026-11-22-b" for _, sid in ids)

@@ -483,3 +483,25 @@ def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
             assert row["PHASE"] == f"{position or '?'}/{s['phase_total']} {label}", where
     assert "3/6 Plan" in [r["PHASE"] for r in rows]  # the live code session: its 3rd phase
     assert "build" in [r["PHASE"] for r in rows]  # iDumb, free text: no "?/0"
+
+
+# --- --session ID ---------------------------------------------------------------------------
+
+
+def test_session_option_picks_sessions_by_id(tree, capsys, fixed_clock):
+    """`--session ID` (repeatable) in every output; an unknown id is one line and exit 3."""
+    for sid in ("2026-03-10-main", "2026-03-09-fix", "2026-03-08-old"):
+        tree.session(sid).state(current_phase="reviews")
+    doc = status_json(capsys, tree.root, "--session", "2026-03-09-fix")
+    assert [s["id"] for s in doc["sessions"]] == ["2026-03-09-fix"]
+    doc = status_json(
+        capsys, tree.root, "--session", "2026-03-08-old", "--session", "2026-03-10-main"
+    )
+    assert sorted(s["id"] for s in doc["sessions"]) == ["2026-03-08-old", "2026-03-10-main"]
+    code, out, err = run_cli(capsys, str(tree.root), "--oneline", "--session", "2026-03-08-old")
+    assert code == 0 and out.startswith("2026-03-08-old ")
+    code, out, err = run_cli(capsys, str(tree.root), "--session", "2026-03-09-fix")
+    assert code == 0 and "2026-03-09-fix" in out and "2026-03-10-main" not in out
+    code, out, err = run_cli(capsys, str(tree.root), "--json", "--session", "nope\x1b[2J")
+    assert code == 3 and out == "" and err.count("\n") == 1
+    assert "no session 'nope␛[2J'" in err and "\x1b" not in err

@@ -335,6 +335,7 @@ def watch_jsonl(
     timeout: float = 30.0,
     prelude: str = "",
     until: Callable[[list[dict]], bool] | None = None,
+    args: tuple[str, ...] = (),
 ) -> list[dict]:
     """`ocr-tui watch --jsonl` as a real process: its lines up to the last snapshot (or the
     waiting line when there is nothing to show; or until `until(lines)`), checked byte for
@@ -342,7 +343,7 @@ def watch_jsonl(
     env = dict(os.environ, OCR_TUI_CACHE_DIR="off")
     code = f"{prelude}\nimport sys\nfrom ocr_tui.cli import main\nsys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "watch", str(root), "--jsonl"],
+        [sys.executable, "-c", code, "watch", str(root), "--jsonl", *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
