@@ -121,10 +121,12 @@ class Engine:
         ids = self._ids.setdefault(src.framework, {})
         vid = ids.get(key)
         if vid is None:
-            vid = key
-            taken = self._where.get(vid)
-            if taken is not None and taken[0] is not src:
-                vid = f"{src.framework}:{key}"
+            # A key another source (or this one, for `code:x` beside `x`) already shows under
+            # is prefixed with the format, then numbered: one id never stands for two sessions.
+            vid, n = key, 1
+            while vid in self._where:
+                n += 1
+                vid = f"{src.framework}:{key}" + (f"#{n - 1}" if n > 2 else "")
             ids[key] = vid
         return vid
 

@@ -269,8 +269,9 @@ def reviewer_label(name: str) -> str:
 
 def natural_key(name: str) -> tuple:
     """principal-2 before principal-10."""
+    # ASCII digits: `str.isdigit` is true for `²`, which `int` cannot read (`x1².md`).
     return tuple(
-        (0, int(part), "") if part.isdigit() else (1, 0, part.lower())
-        for part in re.split(r"(\d+)", name)
+        (0, int(part), "") if i % 2 else (1, 0, part.lower())
+        for i, part in enumerate(re.split(r"([0-9]+)", name))
         if part
     )

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from ocr_tui.derive.markdown import reviewer_label
 from ocr_tui.derive.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
 from ocr_tui.model import phases as ph
-from ocr_tui.model.files import RoundFiles, SessionFiles
+from ocr_tui.model.files import RoundFiles, RunFiles, SessionFiles
 from ocr_tui.model.ocr import StoredState
 from ocr_tui.model.view import (
     Counts,
@@ -103,8 +103,9 @@ def _workflow_at(files: SessionFiles, *, done: bool) -> str | None:
     present = [w for w in ph.WORKFLOWS if has[w]]
     if len(present) < 2:
         return present[0] if present else None
-    r_final = files.rounds[-1].files.get("final.md") if files.rounds else None
-    m_final = files.map_runs[-1].files.get("map.md") if files.map_runs else None
+    last_round, last_run = _latest(files.rounds), _latest(files.map_runs)
+    r_final = last_round.files.get("final.md") if last_round else None
+    m_final = last_run.files.get("map.md") if last_run else None
     finished = {ph.REVIEW: r_final, ph.MAP: m_final}
     fits = [w for w in ph.WORKFLOWS if (finished[w] is not None) == done]
     if len(fits) == 1:
@@ -149,6 +150,8 @@ def derive_session(
 ) -> SessionView:
     """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store)."""
     problems = list(problems or []) + list(files.problems)
+    if state is not None:
+        problems += state.problems
 
     if state is not None:
         for name in _TEXT_FIELDS:
@@ -185,7 +188,7 @@ def derive_session(
         current_round = None
     else:
         current_round = state_round or 1
-    current_rf = files.rounds[-1] if files.rounds else None
+    current_rf = _latest(files.rounds)
 
     runs = [
         MapRun(
@@ -203,7 +206,7 @@ def derive_session(
         current_map_run = (_positive(state.current_map_run) if state else None) or 1
     else:
         current_map_run = None
-    current_run = files.map_runs[-1] if files.map_runs else None
+    current_run = _latest(files.map_runs)
 
     # --- phase ---
     if key is None:
@@ -354,6 +357,16 @@ def _timeline(
             st = "pending"
         steps.append(PhaseStep(key=k, label=label, number=i, state=st, at=entered.get(k)))
     return steps
+
+
+def _latest(items: list[RoundFiles] | list[RunFiles]):
+    """The highest-numbered round (or run): of two directories with that number (`round-02`
+    beside `round-2`) the one read first, the spelling OCR writes. `items` are in numeric
+    order (`ocr_fs.read_session`)."""
+    if not items:
+        return None
+    top = items[-1].number
+    return next(item for item in items if item.number == top)
 
 
 def _positive(n: int | None) -> int | None:

@@ -74,6 +74,8 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     phase_times: tuple[tuple[str, str], ...] = ()
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
+    # What was wrong with the store's rows for this session (e.g. two rows with its id).
+    problems: tuple[str, ...] = ()
 
     def round_start(self, number: int | None) -> str | None:
         """When round `number` started: ocr.db's latest `round_started` event for that round;

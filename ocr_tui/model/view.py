@@ -143,9 +143,11 @@ class SessionView(msgspec.Struct, kw_only=True):
     def running(self) -> bool:
         return self.status == "active" and not self.complete
 
-    def round(self, number: int | None) -> Round | None:
+    def round(self, number: int | None, path: str | None = None) -> Round | None:
+        """Round `number`; with `path`, the round in that directory (`rounds/round-01` and
+        `rounds/round-1` are both round 1: without a path, the first, `round-1`)."""
         for r in self.rounds:
-            if r.number == number:
+            if r.number == number and (path is None or r.path == path):
                 return r
         return None
 

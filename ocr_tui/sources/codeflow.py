@@ -20,7 +20,7 @@ from ocr_tui.sources.base import Source, Touch
 from ocr_tui.sources.safe_read import MAX_JSON as MAX_JSON
 from ocr_tui.sources.safe_read import inside, read_capped
 from ocr_tui.textdecode import load_json
-from ocr_tui.textsafe import unsurrogate
+from ocr_tui.textsafe import name_key
 
 DOCS = (".claude", ".docs")
 STATE = D.STATE
@@ -51,7 +51,7 @@ class CodeWorkflowSource(Source):
                 for e in it:
                     try:
                         if not e.name.startswith(".") and e.is_dir():
-                            out[unsurrogate(e.name)] = Path(e.path)
+                            out[name_key(e.name)] = Path(e.path)
                     except OSError:
                         continue
         except OSError:
@@ -70,7 +70,7 @@ class CodeWorkflowSource(Source):
                 continue
             if not parts or parts[0].startswith("."):
                 continue
-            t.keys.add(unsurrogate(parts[0]))
+            t.keys.add(name_key(parts[0]))
             if len(parts) == 1:
                 t.relist = True
         return t
@@ -146,7 +146,8 @@ class CodeWorkflowSource(Source):
                         stack.append((e.path, depth + 1))
                 except OSError:
                     continue
-        return sorted(unsurrogate(p) for p in found[:MAX_DOCS])
+        # name_key, not unsurrogate: `notes\xff.md` and `notes\xfe.md` stay two documents.
+        return sorted(name_key(p) for p in found[:MAX_DOCS])
 
     # -- what -------------------------------------------------------------------------------
 

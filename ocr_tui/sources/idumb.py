@@ -28,7 +28,7 @@ from ocr_tui.model.lenient import when
 from ocr_tui.model.view import Fact, Header, SessionView
 from ocr_tui.sources.base import Source, Touch, is_temp_name
 from ocr_tui.sources.safe_read import read_capped
-from ocr_tui.textsafe import unsurrogate
+from ocr_tui.textsafe import name_key, unsurrogate
 
 IDUMB = ".idumb"
 SESSION_DIRS = (("sessions",), ("brain", "sessions"))
@@ -66,7 +66,7 @@ class IdumbSource(Source):
         out: dict[str, Path] = {}
         for d in SESSION_DIRS:  # `.idumb/sessions/` first: it keeps the key's path
             for name, p in json_files(self.base.joinpath(*d)):
-                out.setdefault(unsurrogate(name[:-5]), p)
+                out.setdefault(name_key(name[:-5]), p)
         return out
 
     def _kind(self, path: Path) -> str | None:
@@ -96,7 +96,7 @@ class IdumbSource(Source):
                 t.relist = t.header = t.everything = True
                 self._aux = None
             elif kind == "session":
-                t.keys.add(unsurrogate(path.stem))
+                t.keys.add(name_key(path.stem))
                 t.relist = True  # appeared or went: listing is two directory reads
             elif kind == "state":
                 t.header = True

@@ -79,11 +79,13 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
     ]  # fmt: skip
     select = ", ".join(c if c in cols else f"NULL AS {c}" for c in wanted)
     raw: dict[str, dict] = {}
+    count: dict[str, int] = {}  # rows per id: OCR's `id` is the primary key, a copy may not be
     for row in con.execute(f"SELECT {select} FROM sessions"):
         rec = dict(zip(wanted, row, strict=True))
         sid = _as_str(rec["id"])
         if sid is not None:
-            raw[sid] = rec
+            raw[sid] = rec  # the last row of an id is read
+            count[sid] = count.get(sid, 0) + 1
 
     round_start: dict[str, dict[int | None, str]] = {}  # session -> round -> latest start
     phase_events: dict[str, list[tuple[str, str, int | None]]] = {}
@@ -127,6 +129,11 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             updated_at=_as_str(rec["updated_at"]),
             phase_times=times,
             round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
+            problems=(
+                (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
+                if count[sid] > 1
+                else ()
+            ),
         )
     return rows
 

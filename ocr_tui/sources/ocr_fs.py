@@ -24,8 +24,9 @@ from ocr_tui.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 
 MAX_READ = 4 * 1024 * 1024  # bytes of one markdown file that are parsed
 MAX_JSON = 1024 * 1024  # a state or meta file larger than this is not decoded
-_ROUND_DIR = re.compile(r"^round-(\d+)$")
-_RUN_DIR = re.compile(r"^run-(\d+)$")
+# ASCII digits only, as OCR's own `grep -E '^round-[0-9]+$'` (`\d` would also take `round-١`).
+_ROUND_DIR = re.compile(r"^round-([0-9]+)$")
+_RUN_DIR = re.compile(r"^run-([0-9]+)$")
 
 
 # --- cache of parsed file contents ---------------------------------------------------------
@@ -230,12 +231,8 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
         )
 
     if "rounds" in s.root_dirs:
-        numbered = []
-        for name in w.files_of(path / "rounds", "rounds/")[1]:
-            m = _ROUND_DIR.match(name)
-            if m:
-                numbered.append((int(m.group(1)), name))
-        for number, name in sorted(numbered):
+        names = w.files_of(path / "rounds", "rounds/")[1]
+        for number, name in _numbered(names, _ROUND_DIR, "round", "rounds/", s.problems):
             s.rounds.append(_read_round(w, path / "rounds" / name, f"rounds/{name}", number))
     elif "reviews" in s.root_dirs:
         s.problems.append(
@@ -244,12 +241,8 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
         w.files_of(path / "reviews", "reviews/")  # its files still count as activity
 
     if "map" in s.root_dirs:
-        numbered = []
-        for name in w.files_of(path / "map" / "runs", "map/runs/")[1]:
-            m = _RUN_DIR.match(name)
-            if m:
-                numbered.append((int(m.group(1)), name))
-        for number, name in sorted(numbered):
+        names = w.files_of(path / "map" / "runs", "map/runs/")[1]
+        for number, name in _numbered(names, _RUN_DIR, "run", "map/runs/", s.problems):
             rel = f"map/runs/{name}"
             files, _ = w.files_of(path / "map" / "runs" / name, rel + "/")
             run = RunFiles(number=number, rel=rel, files={n: fi for n, (fi, _) in files.items()})
@@ -262,6 +255,23 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
     return s
 
 
+def _numbered(
+    names: list[str], pattern: re.Pattern[str], word: str, parent: str, problems: list[str]
+) -> list[tuple[int, str]]:
+    """(number, name) of the directories `names` that are `{word}-N`, in numeric order. Two
+    names of one number (`round-01` beside `round-1`) are both kept: the spelling OCR writes
+    (`round-1`) first, it is round N; the others after it by name, each clash a problem."""
+    found = [(int(m.group(1)), name) for name in names if (m := pattern.match(name))]
+    found.sort(key=lambda item: (item[0], item[1] != f"{word}-{item[0]}", item[1]))
+    first: dict[int, str] = {}
+    for number, name in found:
+        if number in first:
+            problems.append(f"{parent}{name} and {parent}{first[number]} are both {word} {number}")
+        else:
+            first[number] = name
+    return found
+
+
 def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
     s = w.s
     files, dirs = w.files_of(rdir, rel + "/")
@@ -269,9 +279,11 @@ def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
     if "reviews" in dirs:
         rfiles, _ = w.files_of(rdir / "reviews", rel + "/reviews/")
         # Like the shell's `*.md`: dot-files (editor backups, lock files) are not reviewers.
+        # By name after the natural order: `principal-1` and `Principal-1` tie in it, and
+        # the listing's order is the file system's.
         names = sorted(
             (n for n in rfiles if n.endswith(".md") and len(n) > 3 and not n.startswith(".")),
-            key=natural_key,
+            key=lambda n: (natural_key(n), n),
         )
         for name in names:
             fi, st = rfiles[name]

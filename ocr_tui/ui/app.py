@@ -286,12 +286,13 @@ class OcrTuiApp(App[None]):
         out = []
         completed = []
         for rnd in view.rounds:
-            before = old.round(rnd.number)
+            before = old.round(rnd.number, rnd.path)  # by directory: round-01 is not round-1
             if rnd.complete and (before is None or not before.complete):
                 completed.append(rnd)
         for rnd in completed:
             verdict = fmt.safe(rnd.verdict, 40) if rnd.verdict else "no verdict"
-            out.append(("round", f"{sid}: round {rnd.number} complete · {verdict}"))
+            label = fmt.round_label(view, rnd).lower()  # `round 1 (round-01)` for a twin
+            out.append(("round", f"{sid}: {label} complete · {verdict}"))
         if old.phase != view.phase and not (completed and view.complete):
             out.append(("phase", f"{sid}: {old.phase_label} → {view.phase_label}"))
         return out

@@ -8,11 +8,12 @@ from __future__ import annotations
 import functools
 import os
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
 from ocr_tui.derive.timeutil import human_ago, human_duration, parse_ts
-from ocr_tui.model.view import SessionView
+from ocr_tui.model.view import MapRun, Round, SessionView
 from ocr_tui.textsafe import safe_line
 
 # state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
@@ -232,3 +233,21 @@ def verdict_tone(verdict: str | None) -> str:
     if v.startswith(("APPROVE", "LGTM", "ACCEPT", "PASS", "SHIP")):
         return "good"
     return "neutral"
+
+
+def twin_name(items: Sequence[Round | MapRun], item: Round | MapRun) -> str | None:
+    """The directory name of a round or map run that shares its number with one listed
+    before it (`round-01` after `round-1`: both are round 1), else None: what tells the two
+    apart on screen."""
+    for other in items:
+        if other.path == item.path:
+            return None
+        if other.number == item.number:
+            return safe_line(item.path.rsplit("/", 1)[-1])
+    return None
+
+
+def round_label(view: SessionView | None, rnd: Round) -> str:
+    """`Round 2`, or `Round 2 (round-02)` for the second directory numbered 2."""
+    twin = twin_name(view.rounds, rnd) if view is not None else None
+    return f"Round {rnd.number}" + (f" ({twin})" if twin else "")

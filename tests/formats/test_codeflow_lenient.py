@@ -259,11 +259,12 @@ def test_undecodable_directory_names(tmp_path: Path) -> None:
     os.mkdir(raw)
     src = CodeWorkflowSource(tmp_path)
     keys = src.list_sessions()
-    assert list(keys) == ["260110-caf\ufffd"]
-    v = src.derive("260110-caf\ufffd", keys["260110-caf\ufffd"], NOW)
-    assert v.id == "260110-caf\ufffd"
+    # Each bad byte named (`textsafe.name_key`), as OCR's ids: `caf\xe9` and `caf\xe8` are two.
+    assert list(keys) == ["260110-caf\\xe9"]
+    v = src.derive("260110-caf\\xe9", keys["260110-caf\\xe9"], NOW)
+    assert v.id == "260110-caf\\xe9"
     t = src.touched([Path(os.fsdecode(raw)) / "state.json"])
-    assert t.keys == {"260110-caf\ufffd"}
+    assert t.keys == {"260110-caf\\xe9"}
 
 
 def test_reading_never_writes(tmp_path: Path) -> None:

@@ -346,3 +346,40 @@ def file_times_out_of_range(root: Path, outside: Path) -> Case:
     os.utime(d / "context.md", (-(10**10), -(10**10)))
     os.utime(d / "rounds/round-1/reviews/principal-1.md", (2**40, 2**40))
     return Case(sid, screen=False)
+
+
+# --- names that normalise to one key ---------------------------------------------------------
+
+
+@case
+def duplicate_numbers_and_names(root: Path, outside: Path) -> Case:
+    """`round-01` beside `round-1`, `round-007`, `run-01` beside `run-1` (both empty), reviewer
+    files whose names differ only in an undecodable byte or only in case, and a name with a
+    digit that `int` cannot read (`1²`). Each is listed; the clashes are named."""
+    sid = "2026-11-22-twins"
+    d = sdir(root, sid)
+    put(d / "state.json", json.dumps({**STATE, "current_round": 1}))
+    put(d / "rounds/round-1/reviews/principal-1.md", reviewer_md("p", ["high"]))
+    put(d / "rounds/round-01/reviews/principal-1.md", reviewer_md("p01", ["low"]))
+    put(d / "rounds/round-01/final.md", final_md("APPROVE"))
+    r7 = d / "rounds/round-007/reviews"
+    for tail in (b"/p\xff-1.md", b"/p\xfe-1.md"):
+        put(Path(os.fsdecode(os.fsencode(r7) + tail)), reviewer_md("p", ["medium"]))
+    put(r7 / "quality-1.md", reviewer_md("q", ["low"]))
+    put(r7 / "Quality-1.md", reviewer_md("Q", ["low"]))
+    put(r7 / "x1\u00b2.md", reviewer_md("x", ["low"]))
+    (d / "map/runs/run-1").mkdir(parents=True)
+    (d / "map/runs/run-01").mkdir(parents=True)
+
+    def check(views, out):
+        view = views[sid]
+        assert [(r.number, r.path) for r in view.rounds] == [
+            (1, "rounds/round-1"), (1, "rounds/round-01"), (7, "rounds/round-007"),
+        ]  # fmt: skip
+        assert view.current_round == 7 and len(view.rounds[2].reviewers) == 5
+        assert [r.path for r in view.map_runs] == ["map/runs/run-1", "map/runs/run-01"]
+        assert "rounds/round-01 and rounds/round-1 are both round 1" in view.problems
+        assert "map/runs/run-01 and map/runs/run-1 are both run 1" in view.problems
+        assert "both round 1" in out
+
+    return _finish(root, Case(sid, docs=["rounds/round-01/reviews/principal-1.md"], check=check))

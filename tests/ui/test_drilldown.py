@@ -145,7 +145,10 @@ async def test_round_brackets_step_in_place(tree: Path) -> None:
         assert crumbs(app).endswith("› Round 2")
         assert screen.query_one("#verdict").has_class("-progress")
         assert "IN PROGRESS" in str(screen.query_one("#verdict").render())
-        assert screen.query_one("#reviewers").row_keys == ["principal-1", "security-1"]
+        assert screen.query_one("#reviewers").row_keys == [  # keyed by path (names can clash)
+            "rounds/round-2/reviews/principal-1.md",
+            "rounds/round-2/reviews/security-1.md",
+        ]
         assert not screen.query_one("#round-docs").display
         await pilot.press("]")  # no round 3: stays
         assert screen.round_number == 2
@@ -284,11 +287,12 @@ async def test_session_changes_refresh_in_place_and_removal_is_shown(tree: Path)
         screen = app.screen
         rounds = screen.query_one("#rounds")
         await pilot.press("down")
-        assert rounds.cursor_key == "2"
+        assert rounds.cursor_key == "rounds/round-2"  # keyed by directory (round-01, round-1)
         write(session_dir / "rounds" / "round-3" / "reviews" / "principal-1.md", "# P\n")
         await app.rescan()
-        await wait_for(pilot, lambda: rounds.row_keys == ["1", "2", "3"], what="round 3")
-        assert rounds.cursor_key == "2"  # cursor stays put
+        keys = ["rounds/round-1", "rounds/round-2", "rounds/round-3"]
+        await wait_for(pilot, lambda: rounds.row_keys == keys, what="round 3")
+        assert rounds.cursor_key == "rounds/round-2"  # cursor stays put
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
         shutil.rmtree(session_dir)

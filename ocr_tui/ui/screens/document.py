@@ -28,6 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ocr_tui.derive.timeutil import fmt_ts, from_mtime
 from ocr_tui.model.view import SessionView
 from ocr_tui.textsafe import safe_line
+from ocr_tui.ui.fmt import round_label, twin_name
 from ocr_tui.ui.screens.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.screens.drilldown import (
     ROUND_FILE,
@@ -37,7 +38,7 @@ from ocr_tui.ui.screens.drilldown import (
     fmt_datetime,
     removed_banner,
 )
-from ocr_tui.ui.screens.round import RoundScreen, adjacent
+from ocr_tui.ui.screens.round import RoundScreen, adjacent_item
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 
@@ -169,13 +170,20 @@ class DocumentScreen(DrilldownScreen):
     def crumbs(self) -> list[tuple[str, Target]]:
         crumbs = self.session_crumbs()
         rel = self.rel_path
+        view = self.view
         if m := ROUND_FILE.match(rel):
-            n = int(m.group(1))
-            crumbs.append((f"Round {n}", ("round", self.session_id, n)))
-            crumbs.append((m.group(2).rsplit("/", 1)[-1], None))
+            path, n = m.group(1), int(m.group(2))
+            rnd = view.round(n, path) if view is not None else None
+            label = round_label(view, rnd) if rnd is not None else f"Round {n}"
+            crumbs.append((label, ("round", self.session_id, n, path)))
+            crumbs.append((m.group(3).rsplit("/", 1)[-1], None))
         elif m := RUN_FILE.match(rel):
-            crumbs.append((f"Map run {int(m.group(1))}", None))
-            crumbs.append((m.group(2), None))
+            path, n = m.group(1), int(m.group(2))
+            runs = view.map_runs if view is not None else []
+            run = next((r for r in runs if r.path == path), None)
+            twin = twin_name(runs, run) if run is not None else None
+            crumbs.append((f"Map run {n}" + (f" ({twin})" if twin else ""), None))
+            crumbs.append((m.group(3), None))
         else:
             crumbs.append((rel, None))
         return crumbs
@@ -249,9 +257,8 @@ class DocumentScreen(DrilldownScreen):
             self.app.bell()
             return
         if m := ROUND_FILE.match(self.rel_path):
-            tail = m.group(2)
-            target = adjacent([r.number for r in view.rounds], int(m.group(1)), delta)
-            rnd = view.round(target)
+            tail = m.group(3)
+            rnd = adjacent_item(view.rounds, m.group(1), int(m.group(2)), delta)
             if rnd is None:
                 self.app.bell()
                 self.notify(f"No {word} round.", timeout=2, markup=False)
@@ -264,13 +271,12 @@ class DocumentScreen(DrilldownScreen):
                 self.show_document(candidate)
             else:
                 self.notify(
-                    f"Round {rnd.number} has no {safe_line(tail)}.", timeout=3, markup=False
+                    f"{round_label(view, rnd)} has no {safe_line(tail)}.", timeout=3, markup=False
                 )
-                self._to_round(rnd.number)
+                self._to_round(rnd.number, rnd.path)
         elif m := RUN_FILE.match(self.rel_path):
-            tail = m.group(2)
-            target = adjacent([r.number for r in view.map_runs], int(m.group(1)), delta)
-            run = next((r for r in view.map_runs if r.number == target), None)
+            tail = m.group(3)
+            run = adjacent_item(view.map_runs, m.group(1), int(m.group(2)), delta)
             if run is None:
                 self.app.bell()
                 self.notify(f"No {word} map run.", timeout=2, markup=False)
@@ -286,11 +292,11 @@ class DocumentScreen(DrilldownScreen):
                 "A session document: there is no round to step to.", timeout=2, markup=False
             )
 
-    def _to_round(self, number: int) -> None:
+    def _to_round(self, number: int, path: str) -> None:
         stack = self.app.screen_stack
         below = stack[-2] if len(stack) > 1 else None
         if isinstance(below, RoundScreen) and below.session_id == self.session_id:
-            below.show_round(number)
+            below.show_round(number, path)
             self.app.pop_screen()
         else:
-            self.app.switch_screen(RoundScreen(self.session_id, number))
+            self.app.switch_screen(RoundScreen(self.session_id, number, path))

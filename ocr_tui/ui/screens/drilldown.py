@@ -26,11 +26,13 @@ from ocr_tui.model.view import Round, SessionView
 from ocr_tui.textsafe import safe_line
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
-# A crumb target: ("sessions",), ("session", id), ("round", id, n) or None (not clickable).
+# A crumb target: ("sessions",), ("session", id), ("round", id, n, path) or None (not
+# clickable). A round's path (`rounds/round-01`) tells it from another directory numbered n.
 Target = tuple | None
 
-ROUND_FILE = re.compile(r"^rounds/round-(\d+)/(.+)$")
-RUN_FILE = re.compile(r"^map/runs/run-(\d+)/(.+)$")
+ROUND_DIR = re.compile(r"^rounds/round-([0-9]+)$")
+ROUND_FILE = re.compile(r"^(rounds/round-([0-9]+))/(.+)$")
+RUN_FILE = re.compile(r"^(map/runs/run-([0-9]+))/(.+)$")
 
 
 def removed_banner(what: str = "its last known state") -> Static:
@@ -158,7 +160,7 @@ def make_screen(target: tuple) -> Screen | None:
     if target[0] == "session":
         return SessionScreen(target[1])
     if target[0] == "round":
-        return RoundScreen(target[1], target[2])
+        return RoundScreen(target[1], target[2], target[3] if len(target) > 3 else None)
     return None
 
 

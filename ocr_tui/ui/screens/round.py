@@ -3,6 +3,9 @@
 Keys: Enter opens the reviewer file or document under the cursor; `[` / `]` show the
 previous / next existing round in place (the screen stack does not grow); Tab moves between
 the two tables.
+
+A round is one directory: `rounds/round-01` beside `rounds/round-1` are both round 1, and the
+screen shows the one it was opened on (`path`; with a number alone, the first, `round-1`).
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
-from ocr_tui.model.view import Round, SessionView
+from ocr_tui.model.view import MapRun, Round, SessionView
 from ocr_tui.textsafe import safe_line
+from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.screens.drilldown import (
     DrilldownScreen,
     Target,
@@ -25,7 +29,7 @@ from ocr_tui.ui.screens.drilldown import (
     verdict_kind,
 )
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
-from ocr_tui.ui.widgets.drill_table import DrillTable
+from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
@@ -40,7 +44,8 @@ VERDICT_MARK = {"approve": "✓", "request": "✗", "discuss": "?", "progress": 
 
 
 class RoundScreen(DrilldownScreen):
-    """`RoundScreen(session_id, round_number)`."""
+    """`RoundScreen(session_id, round_number, path=None)`; `path` (`rounds/round-01`) picks
+    one of two directories with that number."""
 
     BINDINGS = [
         Binding("[", "step(-1)", "Prev round", id="round.prev"),
@@ -48,18 +53,27 @@ class RoundScreen(DrilldownScreen):
         Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
     ]
 
-    def __init__(self, session_id: str, round_number: int) -> None:
+    def __init__(self, session_id: str, round_number: int, path: str | None = None) -> None:
         super().__init__(session_id)
         self.round_number = round_number
+        self.round_path = path  # set to the round's directory once it is found
 
     @property
     def nav_key(self) -> tuple:
-        return ("round", self.session_id, self.round_number)
+        return ("round", self.session_id, self.round_number, self._path())
+
+    def _path(self) -> str:
+        if self.round_path is not None:
+            return self.round_path
+        rnd = self.round
+        return rnd.path if rnd is not None else f"rounds/round-{self.round_number}"
 
     @property
     def round(self) -> Round | None:
         view = self.view
-        return view.round(self.round_number) if view is not None else None
+        if view is None:
+            return None
+        return view.round(self.round_number, self.round_path)
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
@@ -89,8 +103,12 @@ class RoundScreen(DrilldownScreen):
     # -- rendering --------------------------------------------------------------------------
 
     def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        if rnd is not None and self.round_path is None:
+            self.round_path = rnd.path  # the screen stays on this directory
         crumbs: list[tuple[str, Target]] = self.session_crumbs()
-        crumbs.append((f"Round {self.round_number}", None))
+        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+        crumbs.append((label, None))
         self.set_crumbs(crumbs)
         if view is None:
             if first:
@@ -99,7 +117,6 @@ class RoundScreen(DrilldownScreen):
                 )
                 self.query_one("#verdict").display = False
             return
-        rnd = view.round(self.round_number)
         self.query_one("#round-title", Static).update(self._title(view, rnd))
         banner = self.query_one("#verdict", Static)
         banner.display = rnd is not None
@@ -118,10 +135,11 @@ class RoundScreen(DrilldownScreen):
                 (" does not exist (any more). ", "$warning"),
                 (f"Rounds: {', '.join(map(str, numbers)) or 'none'}", "$foreground-muted"),
             )
-        position = numbers.index(rnd.number) + 1
+        position = [r.path for r in view.rounds].index(rnd.path) + 1
         sep = (" · ", "$foreground-muted")
-        parts: list = [(f"Round {rnd.number}", "bold"), (f" ({position} of {len(numbers)})", "")]
-        if rnd.number == view.current_round:
+        parts: list = [(round_label(view, rnd), "bold"), (f" ({position} of {len(numbers)})", "")]
+        current = view.current
+        if current is not None and current.path == rnd.path:
             parts += [sep, ("current round", "$accent")]
         state = "complete" if rnd.complete else "in progress"
         parts += [sep, state, sep, f"{len(rnd.reviewers)} reviewers", sep]
@@ -140,7 +158,8 @@ class RoundScreen(DrilldownScreen):
                 style = theme_style(self, var) if n and var else (muted if not n else "")
                 cells.append(Text(str(n) if n else "·", style=style))
             cells.append(Text(safe_line(rev.path.rsplit("/", 1)[-1]), style=muted))
-            rows.append((rev.name, cells))
+            # The path, not the name: `p\xff-1.md` and `p\xfe-1.md` are both named `p\ufffd-1`.
+            rows.append((rev.path, cells))
         table = self.query_one("#reviewers", DrillTable)
         table.sync_rows(rows)
         table.display = bool(rows)
@@ -161,24 +180,25 @@ class RoundScreen(DrilldownScreen):
 
     # -- actions ----------------------------------------------------------------------------
 
-    def show_round(self, number: int) -> None:
-        """Show another round of the same session in place."""
-        if number == self.round_number:
+    def show_round(self, number: int, path: str | None = None) -> None:
+        """Show another round of the same session in place (`path`: which of two
+        directories with that number)."""
+        if number == self.round_number and (path is None or path == self.round_path):
             return
-        self.round_number = number
+        self.round_number, self.round_path = number, path
         self.render_view(self.view, first=False)
         if not (self.focused and self.focused.display):
             self._focus_first()
 
     def action_step(self, delta: int) -> None:
         view = self.view
-        numbers = [r.number for r in view.rounds] if view else []
-        target = adjacent(numbers, self.round_number, delta)
+        rounds = view.rounds if view else []
+        target = adjacent_item(rounds, self._path(), self.round_number, delta)
         if target is None:
             self.app.bell()
             self.notify(f"No {'earlier' if delta < 0 else 'later'} round.", timeout=2, markup=False)
             return
-        self.show_round(target)
+        self.show_round(target.number, target.path)
 
     def action_open(self, name: str) -> None:
         rnd = self.round
@@ -191,16 +211,18 @@ class RoundScreen(DrilldownScreen):
     @on(DataTable.RowSelected, "#reviewers")
     def _open_reviewer(self, event: DataTable.RowSelected) -> None:
         rnd = self.round
+        path = selected_key(event)
         for rev in rnd.reviewers if rnd else []:
-            if rev.name == event.row_key.value:
+            if rev.path == path:
                 self._push_document(rev.path)
                 return
 
     @on(DataTable.RowSelected, "#round-docs")
     def _open_doc(self, event: DataTable.RowSelected) -> None:
         rnd = self.round
-        if rnd is not None and event.row_key.value:
-            self._push_document(f"{rnd.path}/{event.row_key.value}")
+        name = selected_key(event)
+        if rnd is not None and name:
+            self._push_document(f"{rnd.path}/{name}")
 
     def _push_document(self, rel: str) -> None:
         from ocr_tui.ui.screens.document import DocumentScreen
@@ -215,6 +237,20 @@ def adjacent(numbers: list[int], current: int, delta: int) -> int | None:
         return max(earlier) if earlier else None
     later = [n for n in numbers if n > current]
     return min(later) if later else None
+
+
+def adjacent_item(
+    items: list[Round] | list[MapRun], path: str, number: int, delta: int
+) -> Round | MapRun | None:
+    """The round (or map run) before (delta < 0) or after the one in directory `path`, in the
+    list's order (`round-1`, `round-01`, `round-2`: the twins of one number are neighbours);
+    when that directory is gone, the nearest existing number."""
+    paths = [item.path for item in items]
+    if path in paths:
+        i = paths.index(path) + (1 if delta > 0 else -1)
+        return items[i] if 0 <= i < len(items) else None
+    target = adjacent([item.number for item in items], number, delta)
+    return next((item for item in items if item.number == target), None)
 
 
 def verdict_content(rnd: Round | None, kind: str) -> Content:

@@ -21,6 +21,7 @@ from ocr_tui.model.view import Round, SessionView
 from ocr_tui.textsafe import safe_line
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.drilldown import (
+    ROUND_DIR,
     VERDICT_VAR,
     DrilldownScreen,
     fmt_datetime,
@@ -30,7 +31,7 @@ from ocr_tui.ui.screens.drilldown import (
     verdict_kind,
 )
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
-from ocr_tui.ui.widgets.drill_table import DrillTable
+from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FormatPanes
 
 ROUND_COLUMNS = [
@@ -160,7 +161,8 @@ class SessionScreen(DrilldownScreen):
         rows = []
         previous: Round | None = None
         for rnd in view.rounds:
-            rows.append((str(rnd.number), self._round_cells(view, rnd, previous, most)))
+            # Keyed by directory: `rounds/round-01` and `rounds/round-1` are both round 1.
+            rows.append((rnd.path, self._round_cells(view, rnd, previous, most)))
             previous = rnd
         table.sync_rows(rows)
         table.display = bool(rows)
@@ -170,8 +172,12 @@ class SessionScreen(DrilldownScreen):
 
     def _round_cells(self, view: SessionView, rnd: Round, prev: Round | None, most: int) -> list:
         muted = theme_style(self, "foreground-muted")
-        current = rnd.number == view.current_round
-        label = Text(f"{rnd.number}{' •' if current else ''}", style="bold" if current else "")
+        current = view.current is not None and rnd.path == view.current.path
+        twin = fmt.twin_name(view.rounds, rnd)
+        label = Text(
+            f"{rnd.number}{f' ({twin})' if twin else ''}{' •' if current else ''}",
+            style="bold" if current else "",
+        )
         findings = Text(str(rnd.findings))
         if prev is not None:
             delta = rnd.findings - prev.findings
@@ -239,16 +245,18 @@ class SessionScreen(DrilldownScreen):
             else:
                 state = Text("open", style=theme_style(self, "accent"))
             files = Text("—" if run.files is None else str(run.files))
+            twin = fmt.twin_name(view.map_runs, run)
+            number = f"{run.number} ({twin})" if twin else str(run.number)
             docs = run.documents or [None]
             for i, rel in enumerate(docs):
                 first = i == 0
                 cells = [
-                    Text(str(run.number) if first else ""),
+                    Text(number if first else ""),
                     state if first else Text(""),
                     files if first else Text(""),
                     Text(safe_line(rel.rsplit("/", 1)[-1]) if rel else "—"),
                 ]
-                rows.append((rel or f"run-{run.number}", cells))
+                rows.append((rel or run.path, cells))
         table = self.query_one("#runs", DrillTable)
         table.sync_rows(rows)
         self.query_one("#runs-pane").display = bool(rows)
@@ -265,14 +273,15 @@ class SessionScreen(DrilldownScreen):
     def _open_round(self, event: DataTable.RowSelected) -> None:
         from ocr_tui.ui.screens.round import RoundScreen
 
-        if event.row_key.value is not None:
-            self.app.push_screen(RoundScreen(self.session_id, int(event.row_key.value)))
+        path = selected_key(event)
+        if path and (m := ROUND_DIR.match(path)):
+            self.app.push_screen(RoundScreen(self.session_id, int(m.group(1)), path))
 
     @on(DataTable.RowSelected, "#documents, #runs, #steps")
     def _open_document(self, event: DataTable.RowSelected) -> None:
         from ocr_tui.ui.screens.document import DocumentScreen
 
-        rel = event.row_key.value
+        rel = selected_key(event)
         if event.data_table.id == "steps":
             rel = self.query_one(FormatPanes).documents.get(rel or "")
             if rel is None:
@@ -288,7 +297,7 @@ class SessionScreen(DrilldownScreen):
         if view is None or view.current is None:
             self.notify("This session has no review round yet.", severity="warning", markup=False)
             return
-        self.app.push_screen(RoundScreen(self.session_id, view.current.number))
+        self.app.push_screen(RoundScreen(self.session_id, view.current.number, view.current.path))
 
 
 def meta_content(view: SessionView, now) -> Content:

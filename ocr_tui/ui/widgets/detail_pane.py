@@ -88,12 +88,15 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
     return _lines(rows) if rows else Content.styled("no phases known", MUTED)
 
 
-def _round_line(rnd: Round, current: int | None) -> list[Content]:
-    running = not rnd.complete and rnd.number == current
+def _round_line(rnd: Round, view: SessionView) -> list[Content]:
+    current = view.current
+    running = not rnd.complete and current is not None and rnd.path == current.path
     mark = "✓" if rnd.complete else ("▶" if running else "·")
     status = rnd.verdict or ("complete" if rnd.complete else "in progress")
+    twin = fmt.twin_name(view.rounds, rnd)  # round-01 beside round-1: which one this is
     line = Content.assemble(
         (f"R{rnd.number} ", "bold"),
+        *([(f"({twin}) ", MUTED)] if twin else []),
         (mark, MARK_STYLE["done" if rnd.complete else "current" if running else "pending"]),
         " ",
         (fmt.safe(status, 24), tone_style(rnd.verdict)),
@@ -164,7 +167,7 @@ def _severity_cells(values: list[int]) -> list[tuple[str, str]]:
 def rounds_content(view: SessionView) -> Content:
     rows: list[Content] = []
     for rnd in reversed(view.rounds):
-        rows.extend(_round_line(rnd, view.current_round))
+        rows.extend(_round_line(rnd, view))
     reviewers = reviewers_content(view)
     if reviewers:
         rows.extend([Content(""), *reviewers])
@@ -174,9 +177,11 @@ def rounds_content(view: SessionView) -> Content:
         rows.append(Content.styled("Map runs", TITLE))
         for run in reversed(view.map_runs):
             files = "? files" if run.files is None else f"{run.files} files"
+            twin = fmt.twin_name(view.map_runs, run)
             rows.append(
                 Content.assemble(
                     (f"Run {run.number} ", "bold"),
+                    *([(f"({twin}) ", MUTED)] if twin else []),
                     (("✓", MARK_STYLE["done"]) if run.complete else ("▶", MARK_STYLE["current"])),
                     f" {'complete' if run.complete else 'in progress'}",
                     (f" · {files}", MUTED),

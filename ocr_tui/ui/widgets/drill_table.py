@@ -2,6 +2,11 @@
 
 Cells must be `rich.text.Text` (or numbers), never `str`: DataTable parses strings as markup,
 and the text here comes from disk.
+
+Row keys come from disk too (paths, names, step keys), and two of them can be one string after
+normalising (two reviewer files whose names differ only in bytes that are not UTF-8, two
+delegations with one id). DataTable raises `DuplicateKey` on the second: `sync_rows` shows
+every row, under `unique_keys`, and `key_of` / `selected_key` give back the key a row was given.
 """
 
 from __future__ import annotations
@@ -10,6 +15,31 @@ from collections.abc import Sequence
 
 from textual.binding import Binding
 from textual.widgets import DataTable
+
+
+def unique_keys(keys: Sequence[str]) -> list[str]:
+    """`keys` with each repeat made unique: `a, a` -> `a, a#2` (a counter that no other key in
+    `keys` has, so a real `a#2` keeps its own key)."""
+    taken = set(keys)
+    seen: set[str] = set()
+    out = []
+    for key in keys:
+        if key in seen:
+            n = 2
+            while f"{key}#{n}" in taken:
+                n += 1
+            key = f"{key}#{n}"
+            taken.add(key)
+        seen.add(key)
+        out.append(key)
+    return out
+
+
+def selected_key(event: DataTable.RowSelected) -> str | None:
+    """The key the selected row was given (for a DrillTable, before `unique_keys`)."""
+    table = event.data_table
+    value = event.row_key.value
+    return table.key_of(value) if isinstance(table, DrillTable) else value
 
 
 class DrillTable(DataTable):
@@ -38,6 +68,7 @@ class DrillTable(DataTable):
         )
         self._column_spec = tuple(columns)  # (key, label)
         self._cells: dict[str, tuple] = {}
+        self._given: dict[str, str] = {}  # row key -> the key `sync_rows` was given
 
     def on_mount(self) -> None:
         if not self.columns:
@@ -63,12 +94,20 @@ class DrillTable(DataTable):
         row = min(max(self.cursor_row, 0), self.row_count - 1)
         return self.ordered_rows[row].key.value
 
+    def key_of(self, row_key: str | None) -> str | None:
+        """The key a row was given to `sync_rows` (two rows can share one)."""
+        return self._given.get(row_key, row_key) if row_key is not None else None
+
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         """Show `rows` (`(key, cells)`), changing only what changed. The cursor stays on the
-        same key (or at the same position if its row went away)."""
+        same key (or at the same position if its row went away). Rows with one key are all
+        shown (see `unique_keys`)."""
         if not self.columns:
             self.on_mount()
-        keys = [key for key, _ in rows]
+        given = [key for key, _ in rows]
+        keys = unique_keys(given)
+        self._given = {k: g for k, g in zip(keys, given, strict=True) if k != g}
+        rows = [(key, cells) for key, (_, cells) in zip(keys, rows, strict=True)]
         if keys == self.row_keys:
             for key, cells in rows:
                 cells = tuple(cells)
