@@ -31,7 +31,8 @@ screenshots: $(STAMP)
 FUZZ_EXAMPLES ?= 5000
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz ROBUSTNESS_EXAMPLES=$(FUZZ_EXAMPLES) \
-		$(BIN)/python -m pytest tests/robustness/test_stateful.py -q -p no:cacheprovider \
+		$(BIN)/python -m pytest tests/robustness/test_stateful.py \
+		tests/robustness/test_property_text.py -q -p no:cacheprovider \
 		--hypothesis-show-statistics
 
 clean:

@@ -43,7 +43,7 @@ def sniff(data: bytes) -> tuple[str, int]:
         if data.startswith(bom):
             return enc, len(bom)
     head = data[:SNIFF]
-    if len(head) >= 2 and b"\x00" in head[:4]:
+    if len(head) >= 2 and b"\x00" in head:
         # Mostly-ASCII text in UTF-16 without a BOM: most bytes at one parity are NUL and
         # hardly any at the other (UTF-32 and binary files have NULs at both).
         even, odd = head[0::2], head[1::2]

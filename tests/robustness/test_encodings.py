@@ -47,9 +47,7 @@ def scan(root: Path) -> dict[str, dict]:
 
 
 def text_files(root: Path) -> list[Path]:
-    return sorted(
-        p for p in root.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES
-    )
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES)
 
 
 def reencode(root: Path, encode) -> int:
