@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.common import figure, report
 from benchmarks.term import ENV, EXE, Pane, app_pane, highlighted_row, row_of
-from ocr_tui.simulate import Simulator
+from ocr_tui.formats.ocr.sim import Simulator
 
 B = "5. burst"
 SECONDS = 10.0

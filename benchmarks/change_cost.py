@@ -45,8 +45,8 @@ def _stamp(k: int) -> str:
 
 
 def engine_apply(root: Path, sdir: Path) -> tuple[list[float], float]:
-    from ocr_tui.engine import Engine
-    from ocr_tui.sources.project import Project
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
 
     engine = Engine(Project(root))
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""Decoding: msgspec (ocr_tui.model.ocr's typed decoders) against json.loads plus hand
+"""Decoding: msgspec (ocr_tui.formats.ocr.model's typed decoders) against json.loads plus hand
 validation of the same fields, on simulator-written files: the state.json of the 1,000-session
 history, and the round-meta.json of a 250-session ocr.db-era history. Files are read into memory
 first: no IO is timed. Each sample is one pass over every file; the figure is per file."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 from benchmarks.common import figure, report, summary
 from benchmarks.trees import NOW, history
-from ocr_tui.model.ocr import ROUND_META_DECODER, STATE_DECODER, RoundMeta, StateJson
-from ocr_tui.simulate import build_history
+from ocr_tui.formats.ocr.model import ROUND_META_DECODER, STATE_DECODER, RoundMeta, StateJson
+from ocr_tui.formats.ocr.sim import build_history
 
 PASSES = 30
 B = "6. decoding"

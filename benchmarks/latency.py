@@ -167,8 +167,8 @@ def bench_watch(root: Path) -> dict[str, list[float]]:
 
 def bench_baseline(root: Path, trials: int) -> list[float]:
     """A loop that re-reads everything once a second (no watcher)."""
-    from ocr_tui.engine import Engine
-    from ocr_tui.sources.project import Project
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
 
     engine = Engine(Project(root))
     stop = threading.Event()

@@ -37,9 +37,9 @@ from benchmarks.trees import history
 SIZES = [int(x) for x in os.environ.get("BENCH_SIZES", "10,1000,10000").split(",")]
 SCAN = (
     "import json, sys, time; t0 = time.perf_counter()\n"
-    "from ocr_tui.engine import Engine\n"
+    "from ocr_tui.core.engine import Engine\n"
     "from pathlib import Path\n"
-    "from ocr_tui.sources.project import Project\n"
+    "from ocr_tui.core.project import Project\n"
     "views = Engine(Project(Path(sys.argv[1]))).scan()\n"
     "print(json.dumps({'n': len(views), 's': time.perf_counter() - t0}))\n"
 )

@@ -13,8 +13,8 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ocr_tui.model.phases import REVIEW_PHASES  # noqa: F401  (re-exported to the benchmarks)
-from ocr_tui.simulate import build_history
+from ocr_tui.formats.ocr.phases import REVIEW_PHASES  # noqa: F401  (re-exported to the benchmarks)
+from ocr_tui.formats.ocr.sim import build_history
 
 CACHE = Path(os.environ.get("OCR_BENCH_CACHE", "/tmp/ocr-bench-cache"))
 # The newest session of a history ends here: in the past, so no "future timestamp" problems.

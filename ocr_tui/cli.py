@@ -14,11 +14,11 @@ import sys
 from contextlib import suppress
 from pathlib import Path
 
-from ocr_tui.derive.session import DEFAULT_STALL_AFTER
-from ocr_tui.derive.timeutil import human_duration
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.project import Project, ProjectNotFound, find_project
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.project import Project, ProjectNotFound, find_project
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import human_duration
+from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr.derive import DEFAULT_STALL_AFTER
 
 COMMANDS = ("status", "watch", "simulate", "demo", "dashboard")
 EXIT_NO_PROJECT = 2
@@ -213,7 +213,7 @@ def table(sessions: list[SessionView]) -> str:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from ocr_tui.engine import Engine, encode_json
+    from ocr_tui.core.engine import Engine, encode_json
 
     project = _project(args.path)
     if project is None:
@@ -245,8 +245,8 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 async def _stream(project: Project, args: argparse.Namespace) -> None:
-    from ocr_tui.engine import Engine, encode_json
-    from ocr_tui.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
+    from ocr_tui.core.engine import Engine, encode_json
+    from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
 
     engine = Engine(project, stall_after=args.stall_after)
     out = sys.stdout
@@ -400,7 +400,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from ocr_tui import simulate
+    from ocr_tui.formats.ocr import sim as simulate
 
     argv = [args.dir, "--speed", str(args.speed), "--store", args.store, "--seed", str(args.seed)]
     if args.loop:

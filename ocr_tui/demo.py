@@ -30,8 +30,10 @@ def start_demo(
     """Create a temporary project, write its history at once, then play a live review into
     it on a daemon thread (looping: a new live session starts after each one closes), and,
     with `formats`, one live run of each other format beside it."""
-    from ocr_tui.sim_formats import analysis, codeflow, idumb
-    from ocr_tui.simulate import Simulator
+    from ocr_tui.formats.analysis import sim as analysis
+    from ocr_tui.formats.codeflow import sim as codeflow
+    from ocr_tui.formats.idumb import sim as idumb
+    from ocr_tui.formats.ocr.sim import Simulator
 
     root = Path(tempfile.mkdtemp(prefix="ocr-tui-demo-"))
     sim = Simulator(root, store=store, seed=seed, speed=speed)

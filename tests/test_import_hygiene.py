@@ -18,7 +18,7 @@ def core_modules() -> list[str]:
 
 def test_core_modules_found():
     mods = core_modules()
-    assert "ocr_tui.engine" in mods and "ocr_tui.watch" in mods and "ocr_tui.cli" in mods
+    assert "ocr_tui.core.engine" in mods and "ocr_tui.core.watch" in mods and "ocr_tui.cli" in mods
 
 
 def test_core_never_imports_textual():

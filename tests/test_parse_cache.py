@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ocr_tui.engine import Engine
-from ocr_tui.sources import ocr_fs, parse_cache
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.formats.ocr import fs as ocr_fs
+from ocr_tui.formats.ocr import parse_cache
 
 REVIEW = "## Findings\n### Finding 1: a\n- **Severity**: High\n### Finding 2: b\n"
 FINAL = "## Verdict\n\n**REQUEST CHANGES**\n\n## Blockers\n\n### 1. x\n"

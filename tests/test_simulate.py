@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui import simulate
-from ocr_tui.simulate import SimStep, Simulator, build_history, main
+from ocr_tui.formats.ocr import sim as simulate
+from ocr_tui.formats.ocr.sim import SimStep, Simulator, build_history, main
 
 START = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
 STORES = ["state.json", "ocr.db"]

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 from test_watch import TIMEOUT, Collector, write_json
 
-from ocr_tui.engine import Engine
-from ocr_tui.model.view import Elapsed, SessionView
-from ocr_tui.sources import registry
-from ocr_tui.sources.base import Source, Touch
-from ocr_tui.sources.ocr import OcrSource
-from ocr_tui.sources.project import Project, find_project
-from ocr_tui.watch import Changed, Scanned, watch_project
+from ocr_tui.core import registry
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project, find_project
+from ocr_tui.core.source import Source, Touch
+from ocr_tui.core.view import Elapsed, SessionView
+from ocr_tui.core.watch import Changed, Scanned, watch_project
+from ocr_tui.formats.ocr.source import OcrSource
 
 
 class ToySource(Source):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.engine import Engine
-from ocr_tui.sources.project import Project
-from ocr_tui.watch import Changed, ProjectMissing, Scanned, watch_project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.core.watch import Changed, ProjectMissing, Scanned, watch_project
 
 TIMEOUT = 10.0
 

@@ -8,7 +8,7 @@ Contract the screens rely on:
   `(changed: list[SessionView], removed: list[str])`;
 - `app.open_session(id)` / `app.open_document(id, rel_path)`: push the drill-down screens.
 
-Threading: the watcher is one async worker over `ocr_tui.watch.watch_project` (which does its
+Threading: the watcher is one async worker over `ocr_tui.core.watch.watch_project` (which does its
 file IO in threads); it only posts messages, and the `@on` handlers here mutate state.
 """
 
@@ -28,9 +28,9 @@ from textual.reactive import var
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
-from ocr_tui.engine import Engine, utcnow
-from ocr_tui.model.view import Header, SessionView
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine, utcnow
+from ocr_tui.core.project import Project
+from ocr_tui.core.view import Header, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.commands import SessionCommands
 from ocr_tui.ui.messages import (
@@ -137,8 +137,8 @@ class OcrTuiApp(App[None]):
 
     @work(exclusive=True, group="watcher", exit_on_error=False, description="watch the sessions")
     async def _watch(self, engine: Engine, stop: asyncio.Event) -> None:
-        from ocr_tui.watch import Changed, PollingFallback, Scanned, watch_project
-        from ocr_tui.watch import ProjectMissing as Missing
+        from ocr_tui.core.watch import Changed, PollingFallback, Scanned, watch_project
+        from ocr_tui.core.watch import ProjectMissing as Missing
 
         project = engine.project
         headers: tuple[Header, ...] = ()

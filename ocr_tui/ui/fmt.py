@@ -1,6 +1,6 @@
 """Presentation helpers shared by the dashboard's screens: a session's state glyph, times,
 the phase bar, paths. Pure functions (no IO, no widgets); everything from disk that comes
-out of here has been through `ocr_tui.textsafe`.
+out of here has been through `ocr_tui.core.textsafe`.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from ocr_tui.derive.timeutil import human_ago, human_duration, parse_ts
-from ocr_tui.model.view import MapRun, Round, SessionView
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import human_ago, human_duration, parse_ts
+from ocr_tui.core.view import MapRun, Round, SessionView
 
 # state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
 STATES: dict[str, tuple[str, str]] = {

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual.message import Message
 
-from ocr_tui.model.view import Header, SessionView
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
+from ocr_tui.core.view import Header, SessionView
 
 if TYPE_CHECKING:
     from ocr_tui.demo import Demo

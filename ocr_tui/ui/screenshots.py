@@ -10,8 +10,8 @@ import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ocr_tui.simulate import Simulator
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
+from ocr_tui.formats.ocr.sim import Simulator
 from ocr_tui.ui.app import make_app
 
 START = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
@@ -65,7 +65,9 @@ async def _formats(root: Path, out: Path) -> list[str]:
     write their history relative to now)."""
     from datetime import timedelta
 
-    from ocr_tui.sim_formats import analysis, codeflow, idumb
+    from ocr_tui.formats.analysis import sim as analysis
+    from ocr_tui.formats.codeflow import sim as codeflow
+    from ocr_tui.formats.idumb import sim as idumb
 
     now = datetime.now(UTC).replace(microsecond=0)
     sim = Simulator(root, store="ocr.db", seed=7, start=now - timedelta(minutes=3), speed=math.inf)

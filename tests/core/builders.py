@@ -14,9 +14,9 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ocr_tui.engine import Engine
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.core.view import SessionView
 
 FIXED = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
 DEFAULT_AGE = timedelta(hours=1)

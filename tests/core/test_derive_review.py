@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ocr_tui.model.phases import MAP_PHASES, REVIEW_PHASES
+from ocr_tui.formats.ocr.phases import MAP_PHASES, REVIEW_PHASES
 
 from .builders import ago, final_md, iso, reviewer_md
 

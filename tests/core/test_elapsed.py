@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from ocr_tui.derive.timeutil import fmt_ts, parse_ts
+from ocr_tui.core.timeutil import fmt_ts, parse_ts
 
 from .builders import FIXED, ago, final_md, iso, sqlite_ts
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ocr_tui.derive.markdown import (
+from ocr_tui.core.view import Counts
+from ocr_tui.formats.ocr.markdown import (
     natural_key,
     parse_final_counts,
     parse_findings,
@@ -13,7 +14,6 @@ from ocr_tui.derive.markdown import (
     parse_verdict,
     reviewer_label,
 )
-from ocr_tui.model.view import Counts
 
 from .builders import final_md, reviewer_md
 

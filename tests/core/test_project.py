@@ -8,7 +8,7 @@ import os
 import pytest
 
 from ocr_tui.cli import main
-from ocr_tui.sources.project import ProjectNotFound, find_project, session_dirs
+from ocr_tui.core.project import ProjectNotFound, find_project, session_dirs
 
 from .builders import ProjectTree
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import ocr_tui.engine
+import ocr_tui.core.engine
 from ocr_tui.cli import main
 
 from .builders import FIXED, ago, final_md, iso, reviewer_md, topology_md
@@ -36,9 +36,8 @@ TS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 @pytest.fixture
 def fixed_clock(monkeypatch):
     """The CLI builds its own Engine: give it the tests' fixed `now`."""
-    monkeypatch.setattr(
-        ocr_tui.engine, "Engine", functools.partial(ocr_tui.engine.Engine, clock=lambda: FIXED)
-    )
+    engine = ocr_tui.core.engine
+    monkeypatch.setattr(engine, "Engine", functools.partial(engine.Engine, clock=lambda: FIXED))
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:
@@ -402,8 +401,10 @@ def _every_format(root: Path) -> None:
     import math
     from datetime import UTC, datetime, timedelta
 
-    from ocr_tui.sim_formats import analysis, codeflow, idumb
-    from ocr_tui.simulate import Simulator
+    from ocr_tui.formats.analysis import sim as analysis
+    from ocr_tui.formats.codeflow import sim as codeflow
+    from ocr_tui.formats.idumb import sim as idumb
+    from ocr_tui.formats.ocr.sim import Simulator
 
     now = datetime.now(UTC).replace(microsecond=0)
     sim = Simulator(root, seed=7, start=now - timedelta(minutes=3), speed=math.inf)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.sources.analysis import AnalysisSource
+from ocr_tui.formats.analysis.source import AnalysisSource
 
 # The example from references/session-schema.md (seed 003), verbatim but for the paths.
 EXAMPLE = {

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.engine import Engine
-from ocr_tui.sources.analysis import AnalysisSource
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.formats.analysis.source import AnalysisSource
 from tests.formats.test_analysis import NOW, example, write
 
 P = ".scientific-analysis-session"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocr_tui.sources.analysis import AnalysisSource
+from ocr_tui.formats.analysis.source import AnalysisSource
 from tests.formats.test_analysis import EXAMPLE, NOW, example, fact, view, write
 
 
@@ -151,14 +151,14 @@ def test_state_file_is_a_directory(tmp_path):
 
 
 def test_a_reader_bug_still_lists_the_session(tmp_path, monkeypatch):
-    from ocr_tui.model import analysis as A
+    from ocr_tui.formats.analysis import model as A
 
     def boom(data, problems):
         raise RuntimeError("bug")
 
-    from ocr_tui.engine import Engine
-    from ocr_tui.sources.analysis import AnalysisSource
-    from ocr_tui.sources.project import Project
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
+    from ocr_tui.formats.analysis.source import AnalysisSource
 
     write(tmp_path, example(), ".scientific-analysis-session")
     monkeypatch.setattr(A, "decode_state", boom)

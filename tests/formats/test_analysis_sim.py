@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ocr_tui.sim_formats.analysis import PRIMARY, Sim
-from ocr_tui.sources.analysis import AnalysisSource
+from ocr_tui.formats.analysis.sim import PRIMARY, Sim
+from ocr_tui.formats.analysis.source import AnalysisSource
 
 ARCHIVE = PRIMARY + ".archive"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.sources.analysis import AnalysisSource
+from ocr_tui.formats.analysis.source import AnalysisSource
 from tests.formats.test_analysis import EXAMPLE, NOW, example, write
 
 P = ".scientific-analysis-session"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ocr_tui.sources.codeflow import CodeWorkflowSource
+from ocr_tui.formats.codeflow.source import CodeWorkflowSource
 from tests.formats.test_codeflow_support import (
     NOW,
     SID,

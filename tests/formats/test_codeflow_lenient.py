@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocr_tui.sources.codeflow import MAX_JSON, CodeWorkflowSource
+from ocr_tui.formats.codeflow.source import MAX_JSON, CodeWorkflowSource
 from tests.formats.test_codeflow_support import (
     NOW,
     SID,

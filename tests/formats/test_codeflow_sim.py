@@ -7,9 +7,9 @@ import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ocr_tui.derive.timeutil import parse_ts
-from ocr_tui.sim_formats.codeflow import Sim
-from ocr_tui.sources.codeflow import CodeWorkflowSource
+from ocr_tui.core.timeutil import parse_ts
+from ocr_tui.formats.codeflow.sim import Sim
+from ocr_tui.formats.codeflow.source import CodeWorkflowSource
 
 START = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
 
@@ -101,8 +101,8 @@ def test_deterministic_for_a_seed(tmp_path: Path) -> None:
 
 def test_engine_follows_the_live_run(tmp_path: Path) -> None:
     """The engine, fed the paths each step wrote, keeps the live view current."""
-    from ocr_tui.engine import Engine
-    from ocr_tui.sources.project import Project
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
 
     sim = Sim(tmp_path, start=START, speed=math.inf)
     sim.setup()

@@ -7,8 +7,8 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.codeflow import CodeWorkflowSource
+from ocr_tui.core.view import SessionView
+from ocr_tui.formats.codeflow.source import CodeWorkflowSource
 
 SID = "260110-jwt-auth-refresh-token"
 NOW = datetime(2026, 1, 10, 16, 0, 0, tzinfo=UTC)

@@ -11,8 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ocr_tui.derive.timeutil import fmt_ts
-from ocr_tui.sources.idumb import IdumbSource
+from ocr_tui.core.timeutil import fmt_ts
+from ocr_tui.formats.idumb.source import IdumbSource
 
 T0 = datetime(2026, 2, 5, 18, 13, 23, tzinfo=UTC)
 SID = "ses_3d0fdbb84ffeAN7FeCuPSp5ZW7"

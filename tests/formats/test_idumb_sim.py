@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from ocr_tui.engine import Engine
-from ocr_tui.sim_formats.idumb import Sim
-from ocr_tui.sources.idumb import IdumbSource
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.formats.idumb.sim import Sim
+from ocr_tui.formats.idumb.source import IdumbSource
 
 
 def _views(root: Path, now: datetime) -> dict:

@@ -1,5 +1,5 @@
-"""The pieces the three other-format readers share: lenient decoding (model/lenient.py) and
-capped, non-blocking reads (sources/safe_read.py)."""
+"""The pieces the three other-format readers share: lenient decoding (core/lenient.py) and
+capped, non-blocking reads (core/safe_read.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import msgspec
 
-from ocr_tui.model.lenient import (
+from ocr_tui.core.lenient import (
     Style,
     checked_ts,
     created_updated,
@@ -19,7 +19,7 @@ from ocr_tui.model.lenient import (
     merge_dotted,
     when,
 )
-from ocr_tui.sources.safe_read import MAX_JSON, inside, read_capped, read_tail
+from ocr_tui.core.safe_read import MAX_JSON, inside, read_capped, read_tail
 from tests.formats.test_analysis import example, view
 
 NOW = datetime(2026, 2, 4, 15, 0, tzinfo=UTC)

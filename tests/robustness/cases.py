@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
-from ocr_tui.textsafe import name_key
+from ocr_tui.core.textsafe import name_key
 
 from .support import NOW, db_bytes, final_md, put, reviewer_md, set_mtimes, write_db
 

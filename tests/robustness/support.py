@@ -22,9 +22,9 @@ from pathlib import Path
 
 import msgspec
 
-from ocr_tui.engine import Engine
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.project import find_project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import find_project
+from ocr_tui.core.view import SessionView
 
 # A fixed "now", an hour after the wall clock at import: file times written by the tests are in
 # the past, and every elapsed value compares equal between the live model and a fresh scan.
@@ -156,7 +156,7 @@ def tree_digest(root: Path) -> dict[str, tuple]:
 
 def clear_parse_cache() -> None:
     """A fresh scan must not be served parse results the live engine cached."""
-    from ocr_tui.sources import ocr_fs
+    from ocr_tui.formats.ocr import fs as ocr_fs
 
     cache = getattr(ocr_fs, "_CACHE", None)
     if cache is not None:
@@ -220,7 +220,7 @@ class LiveWatch:
             self._loop.close()
 
     async def _main(self) -> None:
-        from ocr_tui.watch import Changed, Scanned, watch_project
+        from ocr_tui.core.watch import Changed, Scanned, watch_project
 
         self._stop = asyncio.Event()
         try:

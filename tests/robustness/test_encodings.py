@@ -19,9 +19,9 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from ocr_tui.engine import Engine
-from ocr_tui.sources.project import find_project
-from ocr_tui.textdecode import decode_text, json_bytes, sniff
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import find_project
+from ocr_tui.core.textdecode import decode_text, json_bytes, sniff
 from tests.ui.mixed_project import mixed_project
 
 from .support import clear_parse_cache

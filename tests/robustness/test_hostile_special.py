@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from ocr_tui import inotify
-from ocr_tui.sources import ocr_db
+from ocr_tui.core import inotify
+from ocr_tui.formats.ocr import db as ocr_db
 
 from .cases import GOOD_A, GOOD_B, make_project, sdir
 from .support import (
@@ -228,7 +228,7 @@ def test_unreadable_files_emulated(tmp_path, monkeypatch) -> None:
             raise PermissionError(errno.EACCES, "Permission denied", str(path))
         return real_scandir(path)
 
-    from ocr_tui.sources import ocr_fs
+    from ocr_tui.formats.ocr import fs as ocr_fs
 
     digest = tree_digest(tmp_path)
     monkeypatch.setattr(ocr_fs, "open", fake_open, raising=False)
@@ -246,7 +246,7 @@ def test_unreadable_files_emulated(tmp_path, monkeypatch) -> None:
 
 REFUSE = """
 import errno
-from ocr_tui import inotify
+from ocr_tui.core import inotify
 def _refuse(self, path):
     raise OSError(errno.ENOSPC, "No space left on device")
 inotify.Inotify._add = _refuse

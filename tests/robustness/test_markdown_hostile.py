@@ -12,13 +12,13 @@ import time
 
 import pytest
 
-from ocr_tui.derive.markdown import (
+from ocr_tui.core.view import Counts as _Counts
+from ocr_tui.formats.ocr.markdown import (
     parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,
 )
-from ocr_tui.model.view import Counts as _Counts
 
 from .support import NOW, put, set_mtimes
 
@@ -205,11 +205,11 @@ def test_an_unclosed_comment_hides_the_rest_like_an_unclosed_fence():
 
 
 def _other_patterns():
-    from ocr_tui.derive import idumb as derive_idumb
-    from ocr_tui.derive.session import _DATE_PREFIX
-    from ocr_tui.model.codeflow import id_date
-    from ocr_tui.model.idumb import phase_position
-    from ocr_tui.model.lenient import blank_view
+    from ocr_tui.core.lenient import blank_view
+    from ocr_tui.formats.codeflow.model import id_date
+    from ocr_tui.formats.idumb import derive as derive_idumb
+    from ocr_tui.formats.idumb.model import phase_position
+    from ocr_tui.formats.ocr.derive import _DATE_PREFIX
     from ocr_tui.ui import fmt
 
     def label(text: str):

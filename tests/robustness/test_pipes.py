@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.simulate import Simulator
+from ocr_tui.formats.ocr.sim import Simulator
 
 PIPE_CLOSED = (0, 141)  # quiet, as git and coreutils: 0, or 128 + SIGPIPE
 WAIT_S = 20.0  # a generous bound for the process to end; "promptly" is checked separately

@@ -15,18 +15,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ocr_tui.derive.markdown import (
+from ocr_tui.core.safe_read import MAX_JSON
+from ocr_tui.core.textdecode import decode_text, json_bytes, load_json, sniff
+from ocr_tui.formats.analysis import model as A
+from ocr_tui.formats.codeflow.source import CodeWorkflowSource
+from ocr_tui.formats.idumb import model as I  # noqa: E741
+from ocr_tui.formats.ocr.markdown import (
     parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,
 )
-from ocr_tui.model import analysis as A
-from ocr_tui.model import idumb as I  # noqa: E741
-from ocr_tui.model.ocr import STATE_DECODER
-from ocr_tui.sources.codeflow import CodeWorkflowSource
-from ocr_tui.sources.safe_read import MAX_JSON
-from ocr_tui.textdecode import decode_text, json_bytes, load_json, sniff
+from ocr_tui.formats.ocr.model import STATE_DECODER
 
 PARSERS = (parse_findings, parse_verdict, parse_final_counts, parse_topology_files)
 # CI is derandomized (a run never differs from the last); `make fuzz` (HYPOTHESIS_PROFILE=fuzz)

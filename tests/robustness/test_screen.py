@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from ocr_tui.sources.project import find_project
+from ocr_tui.core.project import find_project
 from ocr_tui.ui.app import make_app
 
 from . import cases_db  # noqa: F401 - registers the ocr.db cases
@@ -99,7 +99,7 @@ async def test_dashboard_on_hostile_ocr_db(name: str, tmp_path, monkeypatch) -> 
 
 
 async def test_dashboard_says_when_it_falls_back_to_polling(tmp_path, monkeypatch) -> None:
-    from ocr_tui import inotify
+    from ocr_tui.core import inotify
 
     if not inotify.available():
         pytest.skip("inotify is Linux-only")

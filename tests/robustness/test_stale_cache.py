@@ -12,9 +12,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ocr_tui
-from ocr_tui.engine import Engine
-from ocr_tui.sources import ocr_fs, parse_cache
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.formats.ocr import fs as ocr_fs
+from ocr_tui.formats.ocr import parse_cache
 from tests.test_parse_cache import make
 
 # --- a cache from another build (issue 10, item 5) ---------------------------------------------

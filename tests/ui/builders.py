@@ -14,7 +14,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
 
 NOW = datetime(2026, 3, 10, 15, 0, 0, tzinfo=UTC)
 

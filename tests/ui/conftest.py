@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
 from ocr_tui.ui.app import OcrTuiApp, make_app
 
 from .builders import fixed_clock, make_project, sample_project

@@ -17,9 +17,9 @@ from textual.screen import Screen
 from textual.signal import Signal
 from textual.widgets import Static
 
-from ocr_tui.engine import Engine
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.project import find_project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import find_project
+from ocr_tui.core.view import SessionView
 
 SID = "2026-11-22-feat-auth"
 NOW = datetime(2026, 11, 22, 10, 42, 5, tzinfo=UTC)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
 
 from .builders import sample_project
 

@@ -11,9 +11,9 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
-from ocr_tui.engine import Engine
-from ocr_tui.model.view import SessionView
-from ocr_tui.sources.project import Project
+from ocr_tui.core.engine import Engine
+from ocr_tui.core.project import Project
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui.app import OcrTuiApp, make_app
 from ocr_tui.ui.messages import SessionsChanged, WatchPolling
 
@@ -154,7 +154,7 @@ async def test_a_failing_watcher_is_reported_not_fatal(project: Project, monkeyp
         raise RuntimeError("disk on fire")
         yield  # an async generator
 
-    monkeypatch.setattr("ocr_tui.watch.watch_project", broken)
+    monkeypatch.setattr("ocr_tui.core.watch.watch_project", broken)
     app = make_app(project, clock=fixed_clock)
     toasts: list[str] = []
     monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))

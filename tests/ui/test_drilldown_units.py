@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ocr_tui.model.view import Round
+from ocr_tui.core.view import Round
 from ocr_tui.ui.screens.docfile import MAX_RENDER, load_document, rel_is_safe
 from ocr_tui.ui.screens.drilldown import fmt_time, verdict_kind
 from ocr_tui.ui.screens.round import adjacent

@@ -229,8 +229,8 @@ async def test_analysis_rows_are_keyed_by_session_id(home) -> None:
 
 
 def _view(label: str, number: int | None, total: int, current: int | None = None):
-    from ocr_tui.model.lenient import blank_view
-    from ocr_tui.model.view import PhaseStep
+    from ocr_tui.core.lenient import blank_view
+    from ocr_tui.core.view import PhaseStep
 
     view = blank_view("s", "/p", "plugin", "flow", source="x", problems=[], phase_total=total)
     view.phase_label, view.phase_number = label, number

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 
 from textual.widgets import Static
 
-from ocr_tui.sources.project import Project
+from ocr_tui.core.project import Project
 from ocr_tui.ui.app import OcrTuiApp, make_app
 from ocr_tui.ui.widgets.session_table import SessionTable
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from ocr_tui.simulate import build_history
+from ocr_tui.formats.ocr.sim import build_history
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -12,8 +12,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from ocr_tui.textdecode import decode_text, sniff
-from ocr_tui.textsafe import safe_block
+from ocr_tui.core.textdecode import decode_text, sniff
+from ocr_tui.core.textsafe import safe_block
 
 MAX_RENDER = 512 * 1024
 

@@ -25,9 +25,9 @@ from textual.message import Message
 from textual.widgets import Footer, Markdown, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from ocr_tui.derive.timeutil import fmt_ts, from_mtime
-from ocr_tui.model.view import SessionView
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import fmt_ts, from_mtime
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui.fmt import round_label, twin_name
 from ocr_tui.ui.screens.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.screens.drilldown import (

@@ -21,9 +21,9 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from ocr_tui.derive.timeutil import parse_ts
-from ocr_tui.model.view import Round, SessionView
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import parse_ts
+from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 # A crumb target: ("sessions",), ("session", id), ("round", id, n, path) or None (not

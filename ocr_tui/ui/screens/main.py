@@ -16,8 +16,8 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
-from ocr_tui.model.view import Header as FormatHeader
-from ocr_tui.model.view import SessionView
+from ocr_tui.core.view import Header as FormatHeader
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.session_table import SessionTable

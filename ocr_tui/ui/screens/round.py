@@ -18,8 +18,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
-from ocr_tui.model.view import MapRun, Round, SessionView
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.screens.drilldown import (
     DrilldownScreen,

@@ -16,9 +16,9 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
-from ocr_tui.derive.timeutil import human_duration
-from ocr_tui.model.view import Round, SessionView
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import human_duration
+from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.drilldown import (
     ROUND_DIR,

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from textual.content import Content
 from textual.widgets import Static
 
-from ocr_tui.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_line
 
 SEPARATOR = " › "
 

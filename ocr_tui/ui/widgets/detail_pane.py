@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ocr_tui.model.view import Round, SessionView
+from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt
 
 MUTED = "$text-muted"

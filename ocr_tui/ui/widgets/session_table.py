@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 from textual.widgets.data_table import CellDoesNotExist, ColumnKey
 
-from ocr_tui.model.view import SessionView
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
 # (key, header). The order is the on-screen order.

@@ -1,0 +1,166 @@
+"""The derived view of a session: what the dashboard and the headless outputs show.
+
+Field order is the order of `status --json`. Strings that came from disk are kept as they
+are here (JSON escapes them); readable outputs pass them through `ocr_tui.core.textsafe`.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class Severity(msgspec.Struct, kw_only=True):
+    critical: int = 0
+    high: int = 0
+    medium: int = 0
+    low: int = 0
+    info: int = 0
+
+    def total(self) -> int:
+        return self.critical + self.high + self.medium + self.low + self.info
+
+
+class Reviewer(msgspec.Struct, kw_only=True):
+    name: str
+    label: str
+    findings: int
+    severity: Severity
+    path: str  # relative to the session directory
+
+
+class Counts(msgspec.Struct, kw_only=True):
+    blockers: int
+    should_fix: int
+    suggestions: int
+
+
+class Round(msgspec.Struct, kw_only=True):
+    number: int
+    complete: bool
+    discourse: bool
+    verdict: str | None
+    counts: Counts | None
+    reviewers: list[Reviewer]
+    path: str  # relative to the session directory, e.g. "rounds/round-2"
+
+    @property
+    def findings(self) -> int:
+        return sum(r.findings for r in self.reviewers)
+
+
+class MapRun(msgspec.Struct, kw_only=True):
+    number: int
+    complete: bool
+    files: int | None
+    path: str
+    documents: list[str] = []  # relative to the session directory
+
+
+class Elapsed(msgspec.Struct, kw_only=True):
+    since: str | None
+    seconds: int | None
+    running: bool
+
+
+class PhaseStep(msgspec.Struct, kw_only=True):
+    key: str
+    label: str
+    number: int
+    state: str  # "done" | "current" | "pending" | "skipped"
+    at: str | None = None  # when the phase was entered, where known (ocr.db events)
+    ended: str | None = None  # when it finished, where the format records it
+    seconds: int | None = None  # how long it took (or has taken), where known
+    document: str | None = None  # the phase's report, relative to the session's path
+
+
+class Fact(msgspec.Struct, kw_only=True):
+    """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
+
+    label: str
+    value: str
+    tone: str = "neutral"  # "neutral" | "good" | "warn" | "bad"
+
+
+class Step(msgspec.Struct, kw_only=True):
+    """Something to drill into that is not an OCR round: an agent run, a checkpoint..."""
+
+    key: str
+    label: str
+    state: str  # free word from the format: "success", "failure", "valid", "stale"...
+    at: str | None = None
+    ended: str | None = None
+    seconds: float | None = None
+    detail: str | None = None
+    documents: list[str] = []  # relative to the session's path
+
+
+class Header(msgspec.Struct, kw_only=True):
+    """Project-level state of a framework (iDumb's brain): shown above the session list."""
+
+    framework: str
+    title: str
+    path: str
+    facts: list[Fact] = []
+    alerts: list[str] = []
+
+
+class SessionView(msgspec.Struct, kw_only=True):
+    id: str
+    branch: str | None
+    source: str  # "ocr.db" | "state.json" | "files"
+    status: str  # "active" | "closed"
+    workflow: str  # "review" | "map"
+    phase: str
+    phase_label: str
+    phase_number: int | None
+    phase_total: int
+    complete: bool
+    started_at: str | None
+    updated_at: str | None
+    last_activity: str | None
+    stalled: bool
+    elapsed: Elapsed
+    current_round: int | None
+    rounds: list[Round]
+    current_map_run: int | None
+    map_runs: list[MapRun]
+    problems: list[str]
+    # Beyond the issue's schema: where the session is, and what the dashboard drills into.
+    path: str
+    timeline: list[PhaseStep] = []
+    documents: list[str] = []  # session-level markdown documents, relative paths
+    # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
+    framework: str = "ocr"
+    title: str | None = None  # the task, dataset or phase text the format gives a session
+    badges: list[str] = []  # short tags: "fast", "auto", "5 chapters", "compacted"...
+    summary: str | None = None  # the list's "reviewers" column for other frameworks
+    waiting: bool = False  # waiting on a human (an approval gate)
+    alerts: list[str] = []  # plain words: "interrupted", "error: ...", "stale (52 h idle)"
+    facts: list[Fact] = []
+    steps: list[Step] = []
+
+    @property
+    def running(self) -> bool:
+        return self.status == "active" and not self.complete
+
+    def round(self, number: int | None, path: str | None = None) -> Round | None:
+        """Round `number`; with `path`, the round in that directory (`rounds/round-01` and
+        `rounds/round-1` are both round 1: without a path, the first, `round-1`)."""
+        for r in self.rounds:
+            if r.number == number and (path is None or r.path == path):
+                return r
+        return None
+
+    @property
+    def current(self) -> Round | None:
+        return self.round(self.current_round)
+
+
+class Snapshot(msgspec.Struct, kw_only=True):
+    """`status --json`: the whole project."""
+
+    version: int
+    project: str
+    generated_at: str
+    sessions: list[SessionView]
+    headers: list[Header] = []

@@ -1,0 +1,180 @@
+"""Read OCR >= 1.5's SQLite state store (`.ocr/data/ocr.db`) without touching it.
+
+The file's bytes are read once and deserialised into an in-memory database, so we never
+create, lock or write the file nor leave `-journal`/`-wal`/`-shm` files beside it, and we
+always see one consistent version even while a writer renames a new one over it.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ocr_tui.formats.ocr.model import StoredState
+
+MAX_DB_BYTES = 512 * 1024 * 1024
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+@dataclass(frozen=True)
+class DbSnapshot:
+    """Every session row of one version of ocr.db (or why it could not be read)."""
+
+    key: tuple | None  # (inode, size, mtime_ns, kind, ctime_ns) of the file; None: absent
+    rows: dict[str, StoredState] = field(default_factory=dict)
+    error: str | None = None
+
+    @property
+    def present(self) -> bool:
+        return self.key is not None
+
+
+ABSENT = DbSnapshot(key=None)
+
+
+def _stat_key(path: Path) -> tuple | None:
+    # lstat: a symbolic link is not followed (it could lead out of the project).
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    kind = "file" if stat.S_ISREG(st.st_mode) else "link" if stat.S_ISLNK(st.st_mode) else "other"
+    return (st.st_ino, st.st_size, st.st_mtime_ns, kind, st.st_ctime_ns)
+
+
+def _as_int(value: object) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value)
+    return None
+
+
+def _as_str(value: object) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
+
+
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in con.execute(f"PRAGMA table_info({table})")}
+
+
+def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
+    cols = _columns(con, "sessions")
+    if not cols:
+        raise sqlite3.DatabaseError("ocr.db has no `sessions` table")
+    if "id" not in cols:
+        raise sqlite3.DatabaseError("ocr.db `sessions` table has no `id` column")
+    wanted = [
+        "id", "branch", "status", "workflow_type", "current_phase", "phase_number",
+        "current_round", "current_map_run", "started_at", "updated_at",
+    ]  # fmt: skip
+    select = ", ".join(c if c in cols else f"NULL AS {c}" for c in wanted)
+    raw: dict[str, dict] = {}
+    count: dict[str, int] = {}  # rows per id: OCR's `id` is the primary key, a copy may not be
+    for row in con.execute(f"SELECT {select} FROM sessions"):
+        rec = dict(zip(wanted, row, strict=True))
+        sid = _as_str(rec["id"])
+        if sid is not None:
+            raw[sid] = rec  # the last row of an id is read
+            count[sid] = count.get(sid, 0) + 1
+
+    round_start: dict[str, dict[int | None, str]] = {}  # session -> round -> latest start
+    phase_events: dict[str, list[tuple[str, str, int | None]]] = {}
+    ev_cols = _columns(con, "orchestration_events")
+    if {"session_id", "event_type", "created_at"} <= ev_cols:
+        phase_col = "phase" if "phase" in ev_cols else "NULL"
+        round_col = "round" if "round" in ev_cols else "NULL"
+        q = (
+            f"SELECT session_id, event_type, {phase_col}, {round_col}, created_at "
+            "FROM orchestration_events WHERE event_type IN "
+            "('round_started', 'phase_transition', 'session_created', 'session_resumed') "
+            "ORDER BY created_at, rowid"
+        )
+        for sid, etype, phase, rnd, created in con.execute(q):
+            sid, created = _as_str(sid), _as_str(created)
+            if sid is None or created is None:
+                continue
+            rnd = _as_int(rnd)
+            if etype == "round_started":
+                round_start.setdefault(sid, {})[rnd] = created  # ordered by time: latest wins
+            elif etype == "phase_transition" and phase:
+                phase_events.setdefault(sid, []).append((_as_str(phase) or "", created, rnd))
+
+    rows: dict[str, StoredState] = {}
+    for sid, rec in raw.items():
+        cur_round = _as_int(rec["current_round"])
+        events = phase_events.get(sid, [])
+        starts = round_start.get(sid, {})
+        rstart = starts.get(cur_round)
+        times = tuple((phase, at) for phase, at, _ in events if rstart is None or at >= rstart)
+        rows[sid] = StoredState(
+            source="ocr.db",
+            branch=_as_str(rec["branch"]),
+            workflow_type=_as_str(rec["workflow_type"]),
+            status=_as_str(rec["status"]),
+            current_phase=_as_str(rec["current_phase"]),
+            phase_number=_as_int(rec["phase_number"]),
+            current_round=cur_round,
+            current_map_run=_as_int(rec["current_map_run"]),
+            started_at=_as_str(rec["started_at"]),
+            updated_at=_as_str(rec["updated_at"]),
+            phase_times=times,
+            round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
+            problems=(
+                (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
+                if count[sid] > 1
+                else ()
+            ),
+        )
+    return rows
+
+
+def load_db(path: Path, previous: DbSnapshot | None = None) -> DbSnapshot:
+    """Read ocr.db; returns `previous` unchanged when the file has not changed."""
+    key = _stat_key(path)
+    if key is None:
+        return ABSENT
+    if previous is not None and previous.key == key:
+        return previous
+    try:
+        if key[3] == "link":
+            raise ValueError("ocr.db is a symbolic link: not followed")
+        if key[3] != "file":  # a directory, a FIFO (whose open would block), a device…
+            raise ValueError("ocr.db is not a regular file")
+        if key[1] > MAX_DB_BYTES:
+            raise ValueError(f"ocr.db is {key[1] // (1024 * 1024)} MiB, over the 512 MiB limit")
+        # O_NOFOLLOW | O_NONBLOCK: replaced by a link or a FIFO since the lstat, it still is
+        # neither followed nor waited on.
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        with os.fdopen(fd, "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise ValueError("ocr.db is not a regular file")
+            data = fh.read(MAX_DB_BYTES + 1)
+        if len(data) > MAX_DB_BYTES:
+            raise ValueError("ocr.db grew over the 512 MiB limit while being read")
+        if not data:
+            raise sqlite3.DatabaseError("ocr.db is empty")
+        if data[:16] == SQLITE_MAGIC and data[18:20] == b"\x02\x02":
+            # A WAL-mode file (left by a tool other than OCR's sql.js writer): an in-memory
+            # copy cannot be opened in WAL mode, so read it as a rollback-journal database.
+            data = data[:18] + b"\x01\x01" + data[20:]
+        con = sqlite3.connect(":memory:")
+        # One row with bytes that are not UTF-8 must not cost every other session its state.
+        con.text_factory = lambda b: b.decode("utf-8", "replace")
+        try:
+            con.deserialize(data)
+            rows = _read_rows(con)
+        finally:
+            con.close()
+    except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
+        return DbSnapshot(key=key, error=f"ocr.db could not be read: {exc}")
+    return DbSnapshot(key=key, rows=rows)

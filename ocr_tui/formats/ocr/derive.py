@@ -1,0 +1,378 @@
+"""The one derivation: a session's files + its stored state -> SessionView (no IO).
+
+Every rule here is written down for users in the README ("What each field means").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from ocr_tui.core.textsafe import has_control, safe_line
+from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
+from ocr_tui.core.view import (
+    Counts,
+    Elapsed,
+    MapRun,
+    PhaseStep,
+    Reviewer,
+    Round,
+    SessionView,
+)
+from ocr_tui.formats.ocr import phases as ph
+from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles
+from ocr_tui.formats.ocr.markdown import reviewer_label
+from ocr_tui.formats.ocr.model import StoredState
+
+DEFAULT_STALL_AFTER = 30 * 60.0
+_DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
+_STATUSES = ("active", "closed")
+_TEXT_FIELDS = (
+    "branch", "workflow_type", "status", "current_phase", "started_at", "round_started_at",
+    "map_started_at", "updated_at",
+)  # fmt: skip
+# Before this, a time is not one OCR wrote (the Unix epoch; file times can be negative).
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _q(value: object) -> str:
+    return "'" + safe_line(value)[:80] + "'"
+
+
+def _artifact_phase(files: SessionFiles, workflow: str, rnd: RoundFiles | None, run) -> str:
+    root = files.root_files
+    if workflow == ph.MAP:
+        rf = run.files if run else {}
+        if "map.md" in rf:
+            return "complete"
+        if "requirements-mapping.md" in rf:
+            return "synthesis"
+        if "flow-analysis.md" in rf:
+            return "requirements-mapping"
+        if "topology.md" in rf:
+            return "flow-analysis"
+        if "discovered-standards.md" in root:
+            return "topology"
+        return "map-context"
+    if rnd is not None:
+        if "final.md" in rnd.files:
+            return "complete"
+        if "discourse.md" in rnd.files:
+            return "synthesis"
+        if rnd.reviewers:
+            return "reviews"
+    if "context.md" in root:
+        return "analysis"
+    if "discovered-standards.md" in root:
+        return "change-context"
+    return "context"
+
+
+def _workflow(stored: str | None, raw_phase: str | None, files: SessionFiles) -> str:
+    """Which workflow the session is in. The stored workflow_type is written once, by the
+    `ocr state init` that creates the session: upstream never changes it when a map starts in a
+    review session (bug B6) or a review in a map session (`init` on an existing session
+    re-opens it at `context`). So it names the session's first workflow, and the files or a
+    later phase key can prove otherwise."""
+    if raw_phase is not None:
+        keyed = ph.workflow_of_phase(raw_phase)
+        if keyed is not None:  # a key only one workflow has: the latest write, always right
+            return keyed
+        key = ph.canonical_phase(raw_phase)
+        if key == "context":
+            # Both workflows start at `context`, but only a review re-opens an existing session
+            # there (a map switches with `transition --phase map-context`): `rounds/` means a
+            # review has started, even inside a map session.
+            if files.has_rounds_dir:
+                return ph.REVIEW
+        elif key in ph.SHARED_KEYS:  # synthesis, complete: whose files are at that phase?
+            at = _workflow_at(files, done=key == ph.COMPLETE)
+            if at is not None:
+                return at
+    if stored is not None:
+        return stored
+    return ph.MAP if files.has_map_dir and not files.has_rounds_dir else ph.REVIEW
+
+
+def _workflow_at(files: SessionFiles, *, done: bool) -> str | None:
+    """The workflow whose files are at synthesis (`done` False: its latest round or run has no
+    final.md / map.md yet) or complete (`done`: it has one), or None when the files do not
+    tell. Only one workflow with a directory is that one; with both, the one whose state fits,
+    else the one that finished last."""
+    has = {ph.REVIEW: files.has_rounds_dir, ph.MAP: files.has_map_dir}
+    present = [w for w in ph.WORKFLOWS if has[w]]
+    if len(present) < 2:
+        return present[0] if present else None
+    last_round, last_run = _latest(files.rounds), _latest(files.map_runs)
+    r_final = last_round.files.get("final.md") if last_round else None
+    m_final = last_run.files.get("map.md") if last_run else None
+    finished = {ph.REVIEW: r_final, ph.MAP: m_final}
+    fits = [w for w in ph.WORKFLOWS if (finished[w] is not None) == done]
+    if len(fits) == 1:
+        return fits[0]
+    if r_final is not None and m_final is not None and r_final.mtime != m_final.mtime:
+        return ph.REVIEW if r_final.mtime > m_final.mtime else ph.MAP
+    return None
+
+
+def _round_counts(rf: RoundFiles) -> tuple[str | None, Counts | None]:
+    meta = rf.meta
+    if meta is not None:
+        if meta.synthesis_counts is not None:
+            sc = meta.synthesis_counts
+            counts = Counts(
+                blockers=sc.blockers, should_fix=sc.should_fix, suggestions=sc.suggestions
+            )
+        else:
+            tally = {"blocker": 0, "should_fix": 0, "suggestion": 0}
+            for rev in meta.reviewers:
+                for f in rev.findings:
+                    cat = (f.category or "").strip().lower().replace("-", "_").replace(" ", "_")
+                    if cat in tally:
+                        tally[cat] += 1
+            counts = Counts(
+                blockers=tally["blocker"],
+                should_fix=tally["should_fix"],
+                suggestions=tally["suggestion"],
+            )
+        verdict = meta.verdict.strip().upper() if meta.verdict and meta.verdict.strip() else None
+        return verdict or rf.final_verdict, counts
+    return rf.final_verdict, rf.final_counts
+
+
+def derive_session(
+    files: SessionFiles,
+    state: StoredState | None,
+    *,
+    now: datetime,
+    stall_after: float = DEFAULT_STALL_AFTER,
+    problems: list[str] | None = None,
+) -> SessionView:
+    """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store)."""
+    problems = list(problems or []) + list(files.problems)
+    if state is not None:
+        problems += state.problems
+
+    if state is not None:
+        for name in _TEXT_FIELDS:
+            value = getattr(state, name)
+            if isinstance(value, str) and has_control(value):
+                problems.append(
+                    f"{state.source}'s {name} holds control characters (shown as symbols)"
+                )
+
+    # --- workflow ---
+    raw_phase = state.current_phase if state and state.current_phase else None
+    workflow: str | None = None
+    if state and state.workflow_type is not None:
+        if state.workflow_type in ph.WORKFLOWS:
+            workflow = state.workflow_type
+        else:
+            problems.append(f"unknown workflow_type {_q(state.workflow_type)}: ignored")
+    workflow = _workflow(workflow, raw_phase, files)
+    key = ph.workflow_phase(workflow, raw_phase) if raw_phase else None
+    phase_list = ph.PHASES[workflow]
+
+    # --- rounds and runs (the filesystem is the truth) ---
+    rounds = [_round_view(rf) for rf in files.rounds]
+    highest_round = files.rounds[-1].number if files.rounds else None
+    state_round = _positive(state.current_round) if state else None
+    if highest_round is not None:
+        current_round = highest_round
+        if state_round is not None and state_round > highest_round:
+            problems.append(
+                f"state names round {state_round}, "
+                f"but the highest round directory is round-{highest_round}"
+            )
+    elif workflow == ph.MAP and not files.has_rounds_dir:
+        current_round = None
+    else:
+        current_round = state_round or 1
+    current_rf = _latest(files.rounds)
+
+    runs = [
+        MapRun(
+            number=r.number,
+            complete="map.md" in r.files,
+            files=r.topology_files,
+            path=r.rel,
+            documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
+        )
+        for r in files.map_runs
+    ]
+    if files.map_runs:
+        current_map_run = files.map_runs[-1].number
+    elif workflow == ph.MAP:
+        current_map_run = (_positive(state.current_map_run) if state else None) or 1
+    else:
+        current_map_run = None
+    current_run = _latest(files.map_runs)
+
+    # --- phase ---
+    if key is None:
+        key = _artifact_phase(files, workflow, current_rf, current_run)
+    number = ph.phase_index(workflow, key)
+    if number is None:
+        number = state.phase_number if state else None
+        problems.append(f"unknown {workflow} phase {_q(key)}")
+    label = ph.phase_label(workflow, key)
+    complete = key == ph.COMPLETE
+
+    # --- status ---
+    status: str | None = None
+    if state and state.status is not None:
+        if state.status in _STATUSES:
+            status = state.status
+        else:
+            problems.append(f"unknown status {_q(state.status)}: ignored")
+    if status is None:
+        status = "closed" if complete else "active"
+    running = status == "active" and not complete
+
+    # --- times ---
+    def ts(field: str, value: str | None) -> datetime | None:
+        if value is None:
+            return None
+        dt = parse_ts(value)
+        if dt is None:
+            problems.append(f"{field} {_q(value)} is not a timestamp")
+        elif dt < _EPOCH:
+            problems.append(f"{field} {fmt_ts(dt)} is before 1970")
+        return dt
+
+    started = ts("started_at", state.started_at) if state else None
+    updated = ts("updated_at", state.updated_at) if state else None
+    newest_file = from_mtime(files.newest_mtime) if files.newest_mtime is not None else None
+    if files.oldest_mtime is not None and files.oldest_mtime < 0:
+        problems.append(f"a file's modification time {fmt_ts(from_mtime(files.oldest_mtime))} "
+                        "is before 1970")  # fmt: skip
+    last = max((t for t in (updated, newest_file) if t is not None), default=None)
+
+    since_raw: str | None = None
+    since_field = "started_at"
+    if state:
+        round_start = state.round_start(current_round)
+        if workflow == ph.MAP and state.map_started_at:
+            since_raw, since_field = state.map_started_at, "map_started_at"
+        elif workflow == ph.REVIEW and round_start:
+            since_raw, since_field = round_start, "round_started_at"
+        else:
+            since_raw = state.started_at
+    if since_raw is not None:
+        since = started if since_field == "started_at" else ts(since_field, since_raw)
+    else:
+        # No timestamp in the state (or no state): the session's earliest file.
+        since = from_mtime(files.oldest_mtime) if files.oldest_mtime is not None else None
+        since_field = "earliest file time"
+    seconds: int | None = None  # stays None when the start is unparsable (a problem above)
+    if since is not None:
+        end = now if running else (updated or last or now)
+        if since > now + CLOCK_SKEW:
+            problems.append(f"{since_field} {fmt_ts(since)} is in the future")
+            seconds = 0
+        else:
+            seconds = max(0, int((end - since).total_seconds()))
+    for name, value in (("updated_at", updated), ("started_at", started)):
+        if value is not None and value > now + CLOCK_SKEW and name != since_field:
+            problems.append(f"{name} {fmt_ts(value)} is in the future")
+    stalled = bool(running and last is not None and (now - last).total_seconds() > stall_after)
+
+    # --- branch ---
+    branch = state.branch if state and state.branch else None
+    if branch is None:
+        m = _DATE_PREFIX.match(files.id)
+        branch = m.group(1) if m else None
+
+    timeline = _timeline(workflow, key, number, complete, state)
+
+    return SessionView(
+        id=files.id,
+        branch=branch,
+        source=state.source if state else "files",
+        status=status,
+        workflow=workflow,
+        phase=key,
+        phase_label=label,
+        phase_number=number,
+        phase_total=len(phase_list),
+        complete=complete,
+        started_at=fmt_ts(started),
+        updated_at=fmt_ts(updated),
+        last_activity=fmt_ts(last),
+        stalled=stalled,
+        elapsed=Elapsed(since=fmt_ts(since), seconds=seconds, running=running),
+        current_round=current_round,
+        rounds=rounds,
+        current_map_run=current_map_run,
+        map_runs=runs,
+        problems=_dedupe(problems),
+        path=str(files.path),
+        timeline=timeline,
+        documents=sorted(n for n in files.root_files if n.endswith(".md")),
+    )
+
+
+def _round_view(rf: RoundFiles) -> Round:
+    verdict, counts = _round_counts(rf)
+    return Round(
+        number=rf.number,
+        complete="final.md" in rf.files,
+        discourse="discourse.md" in rf.files,
+        verdict=verdict,
+        counts=counts,
+        reviewers=[
+            Reviewer(
+                name=r.name,
+                label=reviewer_label(r.name),
+                findings=r.severity.total(),
+                severity=r.severity,
+                path=r.rel,
+            )
+            for r in rf.reviewers
+        ],
+        path=rf.rel,
+    )
+
+
+def _timeline(
+    workflow: str, key: str, number: int | None, complete: bool, state: StoredState | None
+) -> list[PhaseStep]:
+    entered: dict[str, str] = {}
+    if state:
+        for raw, at in state.phase_times:
+            dt = parse_ts(at)
+            if dt is not None:
+                entered[ph.workflow_phase(workflow, raw)] = fmt_ts(dt) or at
+        if state.source == "state.json" and state.updated_at and key not in entered:
+            dt = parse_ts(state.updated_at)
+            if dt is not None:
+                entered[key] = fmt_ts(dt) or state.updated_at
+    steps = []
+    for i, (k, label) in enumerate(ph.PHASES[workflow], start=1):
+        if complete or (number is not None and i < number):
+            st = "done"
+        elif k == key:
+            st = "current"
+        else:
+            st = "pending"
+        steps.append(PhaseStep(key=k, label=label, number=i, state=st, at=entered.get(k)))
+    return steps
+
+
+def _latest(items: list[RoundFiles] | list[RunFiles]):
+    """The highest-numbered round (or run): of two directories with that number (`round-02`
+    beside `round-2`) the one read first, the spelling OCR writes. `items` are in numeric
+    order (`ocr_fs.read_session`)."""
+    if not items:
+        return None
+    top = items[-1].number
+    return next(item for item in items if item.number == top)
+
+
+def _positive(n: int | None) -> int | None:
+    """Round and run numbers start at 1: a stored 0 or negative number counts as absent."""
+    return n if n is not None and n > 0 else None
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))

@@ -1,0 +1,168 @@
+"""A persistent cache of parsed markdown (findings, verdicts, file counts), so a second start
+on a large history re-reads directory listings but not file contents.
+
+Entries are keyed by (kind, path, size, mtime, ctime, inode): any rewrite changes the key. The
+file is stamped with the build that wrote it (the program's version, the cache schema and a
+digest of the parsers' source): a file from another build is not read, and every entry is
+decoded against its kind's type, so a value of another shape is a miss, never a wrong answer.
+The cache lives in the user's cache directory (`$OCR_TUI_CACHE_DIR`, else `$XDG_CACHE_HOME/ocr-tui`,
+else `~/.cache/ocr-tui`), never inside the watched tree; `OCR_TUI_CACHE_DIR=off` disables it.
+One file per project, replaced atomically.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+import ocr_tui
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.view import Counts, Severity
+
+SCHEMA = 2  # the layout of the file and of its entries
+KINDS = ("findings", "final", "topology")
+MAX_ENTRIES = 500_000
+# The modules whose code decides a cached value: a change to any of them is another build.
+_PARSERS = (
+    "formats/ocr/markdown.py", "formats/ocr/fs.py", "formats/ocr/parse_cache.py",
+    "core/textdecode.py", "core/textsafe.py", "core/view.py",
+)  # fmt: skip
+
+
+@functools.cache
+def build_stamp() -> str:
+    """`{version}/schema-{SCHEMA}/{digest of the parsers' source}`."""
+    digest = hashlib.sha256()
+    package = Path(ocr_tui.__file__).parent
+    for rel in _PARSERS:
+        try:
+            digest.update((package / rel).read_bytes())
+        except OSError:  # installed without sources: the version and schema still tell
+            digest.update(rel.encode())
+    return f"{ocr_tui.__version__}/schema-{SCHEMA}/{digest.hexdigest()[:24]}"
+
+
+def cache_dir() -> Path | None:
+    env = os.environ.get("OCR_TUI_CACHE_DIR")
+    if env is not None:
+        return None if env.lower() in ("", "off", "0", "none") else Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ocr-tui"
+
+
+def cache_file(project_root: Path) -> Path | None:
+    d = cache_dir()
+    if d is None:
+        return None
+    root = project_root.resolve()
+    try:
+        d.resolve().relative_to(root)
+        return None  # the cache would be inside the watched tree: never write there
+    except ValueError:
+        pass
+    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:20]
+    return d / f"parse-v{SCHEMA}-{digest}.msgpack"
+
+
+def to_plain(kind: str, entry: tuple) -> list | None:
+    value, problems = entry
+    if kind == "findings":
+        v = None if value is None else [value.critical, value.high, value.medium, value.low,
+                                        value.info]  # fmt: skip
+    elif kind == "final":
+        if value is None:
+            v = None
+        else:
+            verdict, counts = value
+            v = [verdict, None if counts is None else
+                 [counts.blockers, counts.should_fix, counts.suggestions]]  # fmt: skip
+    elif kind == "topology":
+        v = value
+    else:
+        return None
+    return [v, list(problems)]
+
+
+_Count = Annotated[int, msgspec.Meta(ge=0)]
+_Problems = list[str]
+_TYPES = {  # each kind's plain value, exactly
+    "findings": tuple[tuple[_Count, _Count, _Count, _Count, _Count] | None, _Problems],
+    "final": tuple[tuple[str | None, tuple[_Count, _Count, _Count] | None] | None, _Problems],
+    "topology": tuple[_Count | None, _Problems],
+}
+_KIND_DEC = {kind: msgspec.msgpack.Decoder(typ) for kind, typ in _TYPES.items()}
+
+
+def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
+    """An entry's value as the parsers return it; ValidationError when it is not exactly of
+    its kind's type (and KeyError for an unknown kind)."""
+    v, problems = _KIND_DEC[kind].decode(raw)
+    if v is not None:
+        if kind == "findings":
+            c, h, m, lo, i = v
+            v = Severity(critical=c, high=h, medium=m, low=lo, info=i)
+        elif kind == "final":
+            verdict, counts = v
+            if counts is not None:
+                b, s, g = counts
+                counts = Counts(blockers=b, should_fix=s, suggestions=g)
+            v = (None if verdict is None else safe_line(verdict), counts)
+    return (v, [safe_line(p) for p in problems])
+
+
+# kind, path, size, mtime, ctime, ino, value
+_Entry = tuple[str, str, int, int, int, int, msgspec.Raw]
+_DEC = msgspec.msgpack.Decoder(tuple[int, str, list[_Entry]])
+_ENC = msgspec.msgpack.Encoder()
+
+
+def load(path: Path | None) -> dict[tuple, tuple]:
+    """Entries as the in-memory cache keys them: (kind + path, size, mtime, ctime, ino).
+    Nothing from a file of another build or layout; no entry whose value is not exactly of
+    its kind's type."""
+    if path is None:
+        return {}
+    try:
+        schema, stamp, entries = _DEC.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError, ValueError, TypeError, RecursionError):
+        return {}  # msgspec.ValidationError is a DecodeError: another layout
+    if schema != SCHEMA or stamp != build_stamp():
+        return {}
+    out = {}
+    for kind, p, size, mtime, ctime, ino, raw in entries:
+        try:
+            out[(kind + p, size, mtime, ctime, ino)] = from_plain(kind, raw)
+        except (KeyError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
+            continue
+    return out
+
+
+def save(path: Path | None, cache: dict[tuple, object]) -> bool:
+    if path is None:
+        return False
+    entries = []
+    for key, entry in cache.items():
+        kp, size, mtime, ctime, ino = key
+        for kind in KINDS:
+            if kp.startswith(kind + "/") or kp.startswith(kind + os.sep):
+                plain = to_plain(kind, entry)  # type: ignore[arg-type]
+                if plain is not None:
+                    entries.append((kind, kp[len(kind) :], size, mtime, ctime, ino, plain))
+                break
+        if len(entries) >= MAX_ENTRIES:
+            break
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(_ENC.encode((SCHEMA, build_stamp(), entries)))
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False

@@ -1,1 +1,0 @@
-"""Simulators for the other agent-workflow formats (used by `ocr-tui demo` and tests)."""
