@@ -13,12 +13,19 @@ import stat
 import sys
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
+from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.derive import DEFAULT_STALL_AFTER
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from datetime import datetime
+
+    from ocr_tui.ui.app import OcrTuiApp
 
 COMMANDS = ("status", "watch", "simulate", "demo", "dashboard")
 EXIT_NO_PROJECT = 2
@@ -377,8 +384,6 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
-    from ocr_tui.ui.app import make_app
-
     start = Path(args.path) if args.path else Path.cwd()
     try:
         project: Project | None = find_project(start)
@@ -391,9 +396,34 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
-def cmd_demo(args: argparse.Namespace) -> int:
-    from ocr_tui.ui.app import make_app
+def make_app(
+    project: Project | None,
+    *,
+    start_path: Path | None = None,
+    poll: bool = False,
+    bell: bool = False,
+    stall_after: float = DEFAULT_STALL_AFTER,
+    clock: Callable[[], datetime] | None = None,
+    demo: bool = False,
+) -> OcrTuiApp:
+    """The one way the CLI and the tests build the dashboard: the app, given what it cannot
+    import itself (the demo, which plays every format's simulator)."""
+    from ocr_tui import demo as demo_module
+    from ocr_tui.ui.app import OcrTuiApp
 
+    return OcrTuiApp(
+        project,
+        start_path=start_path,
+        poll=poll,
+        bell=bell,
+        stall_after=stall_after,
+        clock=clock,
+        demo=demo,
+        demo_factory=lambda: demo_module.start_demo(),  # looked up at each start
+    )
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
     app = make_app(None, demo=True, bell=args.bell)
     app.run()
     return app.return_code or 0

@@ -18,10 +18,9 @@ import msgspec
 from ocr_tui.core.lenient import blank_view
 from ocr_tui.core.project import Project
 from ocr_tui.core.registry import source_classes
-from ocr_tui.core.source import Source, Touch
+from ocr_tui.core.source import DEFAULT_STALL_AFTER, Source, Touch
 from ocr_tui.core.timeutil import fmt_ts
 from ocr_tui.core.view import Header, SessionView, Snapshot
-from ocr_tui.formats.ocr.derive import DEFAULT_STALL_AFTER
 
 
 def utcnow() -> datetime:

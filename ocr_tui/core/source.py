@@ -24,7 +24,9 @@ from typing import ClassVar
 
 from ocr_tui.core.timeutil import parse_ts
 from ocr_tui.core.view import Header, SessionView
-from ocr_tui.formats.ocr.derive import DEFAULT_STALL_AFTER
+
+# A running session with no activity for this long is stalled (every format; `--stall-after`).
+DEFAULT_STALL_AFTER = 30 * 60.0
 
 
 @dataclass

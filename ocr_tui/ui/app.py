@@ -34,6 +34,7 @@ from ocr_tui.core.view import Header, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.commands import SessionCommands
 from ocr_tui.ui.messages import (
+    DemoRun,
     DemoStarted,
     HeadersChanged,
     ProjectMissing,
@@ -73,7 +74,10 @@ class OcrTuiApp(App[None]):
         stall_after: float = 1800,
         clock: Callable[[], datetime] | None = None,
         demo: bool = False,
+        demo_factory: Callable[[], DemoRun] | None = None,
     ) -> None:
+        """`demo_factory` starts a live demo project (blocking: it runs in a thread); the
+        app is built with one by `ocr_tui.cli.make_app`. Without it, `d` says so."""
         super().__init__()
         self.project = project
         self.start_path = Path(start_path) if start_path is not None else Path.cwd()
@@ -83,7 +87,8 @@ class OcrTuiApp(App[None]):
         # ids of sessions whose files changed (even when their views did not): open documents
         self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
         self.engine: Engine | None = None
-        self.demo = None  # ocr_tui.demo.Demo while the demo plays
+        self.demo: DemoRun | None = None  # while the demo plays
+        self._demo_factory = demo_factory
         self._poll = poll
         self._bell = bell
         self._stall_after = stall_after
@@ -162,7 +167,11 @@ class OcrTuiApp(App[None]):
 
     @work(exclusive=True, group="demo", exit_on_error=False, description="start the demo")
     async def _start_demo(self) -> None:
-        from ocr_tui.demo import start_demo
+        start_demo = self._demo_factory
+        if start_demo is None:
+            self._demo_starting = False
+            self.notify("No demo in this build of the app", severity="warning")
+            return
 
         def start():  # in a thread: it writes the demo's history to disk
             demo = start_demo()
@@ -382,25 +391,3 @@ class OcrTuiApp(App[None]):
         """Run one of the main screen's actions (filters, sort, search) from anywhere."""
         main = self.to_main_screen()
         self.call_later(self.run_action, action, main)
-
-
-def make_app(
-    project: Project | None,
-    *,
-    start_path: Path | None = None,
-    poll: bool = False,
-    bell: bool = False,
-    stall_after: float = 1800,
-    clock: Callable[[], datetime] | None = None,
-    demo: bool = False,
-) -> OcrTuiApp:
-    """The one way the CLI and the tests build the dashboard."""
-    return OcrTuiApp(
-        project,
-        start_path=start_path,
-        poll=poll,
-        bell=bell,
-        stall_after=stall_after,
-        clock=clock,
-        demo=demo,
-    )

@@ -4,15 +4,21 @@ still queued from a replaced watcher (e.g. after `d` switched to the demo) is ig
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Protocol
 
 from textual.message import Message
 
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import Header, SessionView
 
-if TYPE_CHECKING:
-    from ocr_tui.demo import Demo
+
+class DemoRun(Protocol):
+    """A live demo being played (`ocr_tui.demo.Demo`): its project, and how to stop it."""
+
+    root: Path
+
+    def stop(self) -> None: ...
 
 
 class SessionsScanned(Message):
@@ -89,6 +95,6 @@ class WatchPolling(Message):
 class DemoStarted(Message):
     """The live demo project was created (off the UI thread) and is being played."""
 
-    def __init__(self, demo: Demo) -> None:
+    def __init__(self, demo: DemoRun) -> None:
         super().__init__()
         self.demo = demo

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
-from ocr_tui.ui.app import make_app
+from ocr_tui.ui.app import OcrTuiApp
 
 START = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 SIZE = (120, 36)
@@ -36,7 +36,7 @@ async def shoot(out: Path) -> list[str]:
         for _ in range(20):  # stop mid-review: round 1, reviewers writing
             next(steps)
         clock = sim.now
-        app = make_app(Project(root), clock=lambda: clock)
+        app = OcrTuiApp(Project(root), clock=lambda: clock)
         async with app.run_test(size=SIZE) as pilot:
             await _settle(pilot, app, lambda: len(app.sessions) >= 4)
             made.append(app.save_screenshot("main.svg", str(out)))
@@ -53,7 +53,7 @@ async def shoot(out: Path) -> list[str]:
         made += await _formats(root / "formats", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)
-        app = make_app(Project(empty), clock=lambda: clock)
+        app = OcrTuiApp(Project(empty), clock=lambda: clock)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause(0.5)
             made.append(app.save_screenshot("empty.svg", str(out)))
@@ -81,7 +81,7 @@ async def _formats(root: Path, out: Path) -> list[str]:
         for _ in range(n):
             next(live, None)
     made = []
-    app = make_app(Project(root))
+    app = OcrTuiApp(Project(root))
     async with app.run_test(size=SIZE) as pilot:
         await _settle(pilot, app, lambda: len(app.sessions) >= 12)
         app.clear_notifications()

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from ocr_tui.cli import make_app
 from ocr_tui.core.project import find_project
-from ocr_tui.ui.app import make_app
 
 from . import cases_db  # noqa: F401 - registers the ocr.db cases
 from .cases import CASES, SECRET, make_project

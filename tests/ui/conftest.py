@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.app import OcrTuiApp, make_app
+from ocr_tui.ui.app import OcrTuiApp
 
 from .builders import fixed_clock, make_project, sample_project
 

@@ -11,10 +11,11 @@ import pytest
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Input
 
+from ocr_tui.cli import make_app
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.app import OcrTuiApp, make_app
+from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.messages import SessionsChanged, WatchPolling
 
 from .builders import NOW, SIZE, fixed_clock, loaded, sample_project, table_ids, wait_until

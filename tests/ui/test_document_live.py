@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from ocr_tui.ui.app import make_app
+from ocr_tui.cli import make_app
 from ocr_tui.ui.screens.document import DocumentScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until

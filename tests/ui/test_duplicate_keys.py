@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from textual.app import App, ComposeResult
 
+from ocr_tui.cli import make_app
 from ocr_tui.core.project import find_project
-from ocr_tui.ui.app import make_app
 from ocr_tui.ui.screens.document import DocumentScreen
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import SessionScreen

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from textual.pilot import Pilot
 
-from ocr_tui.ui.app import make_app
+from ocr_tui.cli import make_app
 from ocr_tui.ui.screens.document import DocumentScreen
 from ocr_tui.ui.screens.session import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable

@@ -7,7 +7,8 @@ from datetime import timedelta
 import pytest
 from textual.widgets import Input, Static
 
-from ocr_tui.ui.app import OcrTuiApp, make_app
+from ocr_tui.cli import make_app
+from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.screens.help import HelpScreen
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.session_table import SessionTable

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from ocr_tui.ui.app import make_app
+from ocr_tui.cli import make_app
 from ocr_tui.ui.screens.help import HelpScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until

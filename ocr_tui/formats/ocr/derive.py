@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import has_control, safe_line
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
 from ocr_tui.core.view import (
@@ -24,7 +25,6 @@ from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles
 from ocr_tui.formats.ocr.markdown import reviewer_label
 from ocr_tui.formats.ocr.model import StoredState
 
-DEFAULT_STALL_AFTER = 30 * 60.0
 _DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
 _STATUSES = ("active", "closed")
 _TEXT_FIELDS = (
