@@ -10,11 +10,14 @@ from importlib.metadata import entry_points
 from ocr_tui.core.source import Source
 
 GROUP = "ocr_tui.sources"
+# The built-in formats, loaded first and in this order (also from a source tree that was never
+# installed); pyproject.toml registers the same names under the entry-point group, as a
+# third-party format registers its own.
 BUILTIN = (
-    "ocr_tui.formats.ocr.source:OcrSource",
-    "ocr_tui.formats.codeflow.source:CodeWorkflowSource",
-    "ocr_tui.formats.analysis.source:AnalysisSource",
-    "ocr_tui.formats.idumb.source:IdumbSource",
+    "ocr_tui.formats.ocr:SOURCE",
+    "ocr_tui.formats.codeflow:SOURCE",
+    "ocr_tui.formats.analysis:SOURCE",
+    "ocr_tui.formats.idumb:SOURCE",
 )
 
 # Plugins that could not be loaded: (entry point name, reason). Shown by `status` and the app.
