@@ -14,13 +14,14 @@ Third-party formats register a Source subclass under the entry-point group `ocr_
 
 from __future__ import annotations
 
+import importlib
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ocr_tui.core.timeutil import parse_ts
 from ocr_tui.core.view import Header, SessionView
@@ -121,3 +122,16 @@ class Source(ABC):
     def end_scan(self) -> None:
         """After a full scan (e.g. save the persistent cache)."""
         return None
+
+
+def lazy_source(module: str, name: str) -> Callable[[str], Any]:
+    """A format package's `__getattr__`: its `SOURCE` (what the entry point names) is the class
+    `name` of `module`, imported on first use, so importing one room of a format does not load
+    the others."""
+
+    def __getattr__(attr: str) -> Any:
+        if attr == "SOURCE":
+            return getattr(importlib.import_module(module), name)
+        raise AttributeError(f"module {module.rpartition('.')[0]!r} has no attribute {attr!r}")
+
+    return __getattr__

@@ -5,15 +5,6 @@ model.py (msgspec structs), derive.py (the view rules), source.py (the Source), 
 simulator).
 """
 
-from __future__ import annotations
+from ocr_tui.core.source import lazy_source
 
-from typing import Any
-
-
-def __getattr__(name: str) -> Any:
-    """`SOURCE` is imported on first use, so importing one room does not load the others."""
-    if name == "SOURCE":
-        from ocr_tui.formats.codeflow.source import CodeWorkflowSource
-
-        return CodeWorkflowSource
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_source("ocr_tui.formats.codeflow.source", "CodeWorkflowSource")

@@ -7,15 +7,6 @@ lists), fs.py and db.py (the readers: files and `.ocr/data/ocr.db`), parse_cache
 source.py (the Source), sim.py and sim_templates.py (the simulator).
 """
 
-from __future__ import annotations
+from ocr_tui.core.source import lazy_source
 
-from typing import Any
-
-
-def __getattr__(name: str) -> Any:
-    """`SOURCE` is imported on first use, so importing one room does not load the others."""
-    if name == "SOURCE":
-        from ocr_tui.formats.ocr.source import OcrSource
-
-        return OcrSource
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = lazy_source("ocr_tui.formats.ocr.source", "OcrSource")
