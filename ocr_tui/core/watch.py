@@ -1,51 +1,25 @@
-"""One watcher for everything: an async generator that yields domain events.
+"""The live view of a project: the one place that knows both the engine and the watcher.
 
-It watches every source's directory recursively (`.ocr/`, so `sessions/` appearing, vanishing
-and coming back, and `data/ocr.db` being replaced, are all seen; `.claude/.docs/`, ...),
-re-derives only the sessions a batch touched (in a worker thread, never on the event loop),
-and re-arms itself when a watched directory is deleted or a format's directory appears.
+`watch_project` asks the engine which directories to watch (`Engine.watch_roots`, every source's
+`.ocr/`, `.claude/.docs/`, ...), has `core.watcher` watch them recursively, feeds each batch of
+changed paths and each tick to the engine (in a worker thread, never on the event loop), and
+yields domain events. It re-arms the watch when a watched directory is deleted or a format's
+directory appears, and falls back to polling when the OS refuses a native watch.
 No Textual here: the dashboard and `watch --jsonl` both consume it.
+
+    engine (sessions)  <--  watch_project (this module)  <--  watcher (directories, paths)
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
-from contextlib import suppress
+from contextlib import aclosing
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ocr_tui.core import inotify
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.view import SessionView
-
-# inotify backend: a batch is closed once no event arrived for QUIET_MS.
-QUIET_MS = 3.0
-# watchfiles backend: it returns a batch once it stopped growing for one `step`, so a change
-# reaches us ~1-2 steps after the write. 8 ms keeps the median well under 20 ms; `debounce`
-# caps how long a continuous burst is held back.
-STEP_MS = 8
-DEBOUNCE_MS = 150
-POLL_DELAY_MS = 250
-TICK_S = 2.0  # with no file events: time-based flags, unwatched places, new directories
-MISSING_POLL_S = 0.25
-RECHECK_S = 1.1  # polling: a batch's paths are read again after this (1 s time resolution)
-ARM_S = 0.02  # lets the native watch arm before the scan
-
-_END = object()
-
-
-async def _pump(gen, queue: asyncio.Queue) -> None:
-    try:
-        async for batch in gen:
-            await queue.put(batch)
-    except asyncio.CancelledError:
-        raise
-    except BaseException as exc:  # surfaced to the consumer
-        await queue.put(exc)
-        return
-    await queue.put(_END)
+from ocr_tui.core.watcher import POLL_DELAY_MS, Paths, Refused, Tick, Watch, wait_for_any
 
 
 @dataclass(frozen=True)
@@ -81,26 +55,137 @@ class PollingFallback:
 WatchEvent = Scanned | Changed | ProjectMissing | PollingFallback
 
 
-async def _wait_for_any(paths: list[Path], stop: asyncio.Event) -> None:
-    while not any(p.is_dir() for p in paths) and not stop.is_set():
-        with suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), MISSING_POLL_S)
+async def watch_project(
+    engine: Engine,
+    *,
+    stop: asyncio.Event | None = None,
+    poll: bool = False,
+    backend: str = "auto",
+    progressive: bool = False,
+) -> AsyncIterator[WatchEvent]:
+    """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled.
+
+    With `progressive`, the first `Scanned` comes at once with a stand-in view per session
+    (`source == "loading"`), then `Changed` events carry the real views as they are derived
+    (newest first, in slices of ~50 ms, between which file events are handled).
+
+    Every source's directories are watched (`Engine.watch_roots`); when one appears or goes,
+    the watch is re-armed and what changed meanwhile is reported. `backend`: "auto" (inotify
+    on Linux, else watchfiles), "watchfiles", or polling with `poll=True`."""
+    stop = stop or asyncio.Event()
+    polling = poll
+    first = True
+    anchors = engine.anchors()
+    while not stop.is_set():
+        roots = engine.watch_roots()
+        if not roots:
+            removed = engine.clear()
+            if removed and not first:
+                yield Changed(removed=removed, sessions_dir=False)
+            yield ProjectMissing()
+            await wait_for_any(anchors, stop)
+            continue
+        try:
+            # Arm the watch first, then scan: a change made in between is then both in the scan
+            # and in a batch (harmless), never in neither.
+            async with Watch(roots, engine.accept, polling=polling, backend=backend) as watch:
+                has_dir = engine.has_sessions_dir()
+                start = _start(engine, watch, has_dir, first=first, progressive=progressive)
+                async with aclosing(start) as events:
+                    async for event in events:
+                        first = first and not isinstance(event, Scanned)
+                        yield event
+                armed = {str(r) for r in roots}
+                async with aclosing(_follow(engine, watch, stop, has_dir, armed)) as events:
+                    async for event in events:
+                        yield event
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if polling:
+                raise
+            polling = True
+            yield PollingFallback(
+                f"native file watching failed ({exc}); polling every {POLL_DELAY_MS} ms instead"
+                " (raise fs.inotify.max_user_watches to watch natively)"
+            )
 
 
-async def _next(queue: asyncio.Queue, stop: asyncio.Event):
-    """The next batch, or _END as soon as `stop` is set."""
-    if not queue.empty():
-        return queue.get_nowait()
-    get = asyncio.ensure_future(queue.get())
-    halt = asyncio.ensure_future(stop.wait())
-    try:
-        done, _ = await asyncio.wait({get, halt}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        halt.cancel()
-    if get in done:
-        return get.result()
-    get.cancel()
-    return _END
+async def _start(
+    engine: Engine, watch: Watch, has_dir: bool, *, first: bool, progressive: bool
+) -> AsyncIterator[WatchEvent]:
+    """The picture once the watch is armed: `Scanned` the first time, else what changed while
+    nothing was watched."""
+    catch_up = engine.rescan
+    if first and progressive:
+        # The list (stand-ins) is shown while the watch is armed; sessions are read once it
+        # is, after a re-list for any that appeared meanwhile.
+        views = await asyncio.to_thread(engine.begin)
+        yield Scanned(views, has_dir)
+        # Reading starts at once; what was read before the watch was armed is read again
+        # after (cheap: parse results are cached by file identity), so a write during arming
+        # is never missed.
+        early: list[str] = []
+        while engine.pending and not watch.armed():
+            derived = await asyncio.to_thread(engine.step)
+            early += [v.id for v in derived]
+            if derived:
+                yield Changed(derived, [], has_dir)
+        await watch.until_armed()
+        diff = await asyncio.to_thread(engine.relist, early)
+        if diff[0] or diff[1]:
+            yield Changed(*diff, has_dir)
+        catch_up = engine.relist
+    else:
+        await watch.until_armed()
+        if first:
+            views = await asyncio.to_thread(engine.scan)
+            yield Scanned(views, has_dir)
+        else:  # re-armed: report what changed while we were not watching
+            diff = await asyncio.to_thread(engine.rescan)
+            yield Changed(*diff, has_dir)
+    if watch.polling:
+        # The poll watcher takes its first picture a while after it starts: catch up once on
+        # anything written before that.
+        await watch.baseline()
+        diff = await asyncio.to_thread(catch_up)
+        if diff[0] or diff[1]:
+            yield Changed(*diff, has_dir)
+
+
+async def _follow(
+    engine: Engine, watch: Watch, stop: asyncio.Event, has_dir: bool, armed: set[str]
+) -> AsyncIterator[Changed]:
+    """`Changed` per batch or tick that changed anything, until the watch must be re-armed
+    (a watched directory went, or a format's directory appeared) or `stop` is set."""
+    hv = engine.headers_version
+    while not stop.is_set():
+        if engine.pending and watch.quiet():
+            derived = await asyncio.to_thread(engine.step)
+            if derived:
+                yield Changed(derived, [], has_dir)
+            continue
+        event = await watch.next(stop)
+        if isinstance(event, Refused):
+            raise event.error
+        if isinstance(event, Tick):  # time passes (stalled, idle), unwatched places move
+            changed = engine.restale()
+            moved, removed, rearm, now_dir, now_roots = await asyncio.to_thread(
+                _tick, engine, event.recheck
+            )
+            changed, touched = _merge(changed, moved), frozenset()
+        elif isinstance(event, Paths):
+            changed, removed, now_dir, now_roots = await asyncio.to_thread(
+                _apply, engine, event.paths
+            )
+            rearm, touched = False, frozenset(engine.touched)
+        else:  # stopped, the watch ended, or a root went: re-arm
+            return
+        if changed or removed or touched or now_dir != has_dir or engine.headers_version != hv:
+            has_dir, hv = now_dir, engine.headers_version
+            yield Changed(changed, removed, now_dir, touched)
+        if rearm or now_roots != armed:
+            return
 
 
 def _apply(engine: Engine, paths: list[str]):
@@ -119,214 +204,6 @@ def _tick(engine: Engine, recheck: list[str]):
         moved, removed = _merge(moved, again), sorted({*removed, *gone})
     roots = {str(r) for r in engine.watch_roots()}
     return moved, removed, rearm, engine.has_sessions_dir(), roots
-
-
-def _relist(engine: Engine) -> tuple[list[SessionView], list[str]]:
-    return engine.relist()
-
-
-def _rescan(engine: Engine) -> tuple[list[SessionView], list[str]]:
-    before = dict(engine.views)
-    views = engine.scan()
-    changed = [v for v in views if before.get(v.id) != v]
-    return changed, sorted(set(before) - set(engine.views))
-
-
-def _open(
-    engine: Engine, roots: list[Path], polling: bool, backend: str, queue
-) -> tuple[list[asyncio.Task], list[asyncio.Event]]:
-    """Start the native (or polling) watch of `roots`, feeding batches into `queue`. Returns
-    the pump tasks and one event per watch, set once it is armed."""
-    from watchfiles import awatch  # deferred: keeps `status` start-up fast
-
-    if polling or backend == "watchfiles" or not inotify.available():
-        gens = [
-            awatch(
-                *roots,
-                watch_filter=lambda _change, path: engine.accept(path),
-                debounce=DEBOUNCE_MS,
-                step=STEP_MS,
-                rust_timeout=int(TICK_S * 1000),
-                yield_on_timeout=True,
-                force_polling=polling,
-                poll_delay_ms=POLL_DELAY_MS,
-            )
-        ]
-        armed = [asyncio.Event()]
-        armed[0].set()  # watchfiles arms in its own thread: ARM_S gives it the time
-    else:
-        armed = [asyncio.Event() for _ in roots]
-        gens = [
-            inotify.ainotify(
-                str(root),
-                accept=engine.accept,
-                quiet_ms=QUIET_MS,
-                debounce_ms=DEBOUNCE_MS,
-                timeout_s=TICK_S if i == 0 else 3600.0,  # one of them ticks
-                on_armed=armed[i].set,
-            )
-            for i, root in enumerate(roots)
-        ]
-    return [asyncio.create_task(_pump(g, queue)) for g in gens], armed
-
-
-def _is_armed(armed: list[asyncio.Event], pumps: list[asyncio.Task]) -> bool:
-    """Every watch is armed, or one of them failed (its error is in the queue)."""
-    return all(e.is_set() for e in armed) or any(p.done() for p in pumps)
-
-
-async def _until_armed(armed: list[asyncio.Event], pumps: list[asyncio.Task]) -> None:
-    while not _is_armed(armed, pumps):
-        await asyncio.sleep(0.005)
-
-
-async def watch_project(
-    engine: Engine,
-    *,
-    stop: asyncio.Event | None = None,
-    poll: bool = False,
-    backend: str = "auto",
-    progressive: bool = False,
-) -> AsyncIterator[WatchEvent]:
-    """Yield `Scanned` once, then `Changed` per batch, until `stop` is set or cancelled.
-
-    With `progressive`, the first `Scanned` comes at once with a stand-in view per session
-    (`source == "loading"`), then `Changed` events carry the real views as they are derived
-    (newest first, in slices of ~50 ms, between which file events are handled).
-
-    Every source's directories are watched (`Engine.watch_roots`); when one appears or goes,
-    the watch is re-armed and what changed meanwhile is reported. `backend`: "auto" (inotify
-    on Linux, else watchfiles), "watchfiles", or polling with `poll=True`."""
-    from watchfiles import Change
-
-    stop = stop or asyncio.Event()
-    force_polling = poll
-    first = True
-    anchors = engine.anchors()
-    while not stop.is_set():
-        roots = engine.watch_roots()
-        if not roots:
-            removed = engine.clear()
-            if removed and not first:
-                yield Changed(removed=removed, sessions_dir=False)
-            yield ProjectMissing()
-            await _wait_for_any(anchors, stop)
-            continue
-        try:
-            # Arm the watch first, then scan: a change made in between is then both in the scan
-            # and in a batch (harmless), never in neither.
-            batches: asyncio.Queue = asyncio.Queue()
-            pumps, armed = _open(engine, roots, force_polling, backend, batches)
-            try:
-                has_dir = engine.has_sessions_dir()
-                catch_up = _rescan
-                if first and progressive:
-                    # The list (stand-ins) is shown while the watch is armed; sessions are read
-                    # once it is, after a re-list for any that appeared meanwhile.
-                    views = await asyncio.to_thread(engine.begin)
-                    yield Scanned(views, has_dir)
-                    first = False
-                    # Reading starts at once; what was read before the watch was armed is read
-                    # again after (cheap: parse results are cached by file identity), so a
-                    # write during arming is never missed.
-                    early: list[str] = []
-                    while engine.pending and not _is_armed(armed, pumps):
-                        derived = await asyncio.to_thread(engine.step)
-                        early += [v.id for v in derived]
-                        if derived:
-                            yield Changed(derived, [], has_dir)
-                    await _until_armed(armed, pumps)
-                    await asyncio.sleep(ARM_S)
-                    diff = await asyncio.to_thread(engine.relist, early)
-                    if diff[0] or diff[1]:
-                        yield Changed(*diff, has_dir)
-                    catch_up = _relist
-                else:
-                    await _until_armed(armed, pumps)
-                    await asyncio.sleep(ARM_S)
-                    if first:
-                        views = await asyncio.to_thread(engine.scan)
-                        yield Scanned(views, has_dir)
-                        first = False
-                    else:  # re-armed: report what changed while we were not watching
-                        diff = await asyncio.to_thread(_rescan, engine)
-                        yield Changed(*diff, has_dir)
-                if force_polling:
-                    # The poll watcher takes its first picture a while after it starts: catch
-                    # up once on anything written before that.
-                    await asyncio.sleep(2 * POLL_DELAY_MS / 1000)
-                    diff = await asyncio.to_thread(catch_up, engine)
-                    if diff[0] or diff[1]:
-                        yield Changed(*diff, has_dir)
-                armed_roots = {str(r) for r in roots}
-                recheck: list[str] = []  # polling: paths to read again once their second is over
-                recheck_at = 0.0
-                hv = engine.headers_version
-                while not stop.is_set():
-                    if engine.pending and batches.empty():
-                        derived = await asyncio.to_thread(engine.step)
-                        if derived:
-                            yield Changed(derived, [], has_dir)
-                        continue
-                    batch = await _next(batches, stop)
-                    if batch is _END:
-                        break
-                    if isinstance(batch, BaseException):
-                        raise batch
-                    if not batch:  # tick: time passes (stalled, idle), unwatched places move
-                        changed = engine.restale()
-                        # The poller compares times to the second: a second write within the
-                        # same second as the one it saw looks unchanged. Read those again.
-                        due = recheck if recheck and time.monotonic() >= recheck_at else []
-                        if due:
-                            recheck = []
-                        moved, removed, rearm, now_dir, now_roots = await asyncio.to_thread(
-                            _tick, engine, due
-                        )
-                        changed = _merge(changed, moved)
-                        if changed or removed or now_dir != has_dir or engine.headers_version != hv:
-                            has_dir, hv = now_dir, engine.headers_version
-                            yield Changed(changed, removed, now_dir)
-                        if rearm or now_roots != armed_roots:
-                            break
-                        continue
-                    if any((Change.deleted, r) in batch for r in armed_roots):
-                        break  # an inotify watch dies with its root: re-arm
-                    paths = [p for _, p in batch]
-                    changed, removed, now_dir, now_roots = await asyncio.to_thread(
-                        _apply, engine, paths
-                    )
-                    if force_polling:
-                        recheck = sorted({*recheck, *paths})
-                        recheck_at = time.monotonic() + RECHECK_S
-                    touched = frozenset(engine.touched)
-                    if (
-                        changed
-                        or removed
-                        or touched
-                        or now_dir != has_dir
-                        or engine.headers_version != hv
-                    ):
-                        has_dir, hv = now_dir, engine.headers_version
-                        yield Changed(changed, removed, now_dir, touched)
-                    if now_roots != armed_roots:
-                        break  # a watched directory went, or a format's directory appeared
-            finally:
-                for pump in pumps:
-                    pump.cancel()
-                for pump in pumps:
-                    with suppress(asyncio.CancelledError, Exception):
-                        await pump
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            if force_polling:
-                raise
-            force_polling = True
-            yield PollingFallback(
-                f"native file watching failed ({exc}); polling every {POLL_DELAY_MS} ms instead"
-                " (raise fs.inotify.max_user_watches to watch natively)"
-            )
 
 
 def _merge(a: list[SessionView], b: list[SessionView]) -> list[SessionView]:

@@ -1,0 +1,105 @@
+"""The session store: every session's current view, where each one lives (source, key, path),
+the view ids (unique across sources), and when passing time alone will change a view.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from ocr_tui.core.reading import derive_view
+from ocr_tui.core.source import Source
+from ocr_tui.core.view import SessionView
+
+
+def sort_key(view: SessionView) -> tuple:
+    """Active sessions first, then by last activity, newest first."""
+    return (0 if view.status == "active" else 1, _neg_ts(view.last_activity), view.id)
+
+
+def _neg_ts(ts: str | None) -> str:
+    # ISO strings sort like times; invert the characters to sort newest first.
+    if ts is None:
+        return "~"
+    return "".join(chr(0x7F - ord(c)) for c in ts)
+
+
+class SessionStore:
+    """Every session of every source: its view, where it lives and when time alone changes it."""
+
+    def __init__(self) -> None:
+        self.views: dict[str, SessionView] = {}
+        # view id -> (source, key, path); `_ids` maps a source's key back to the view id.
+        self._where: dict[str, tuple[Source, str, Path]] = {}
+        self._ids: dict[str, dict[str, str]] = {}  # framework -> the source's key -> view id
+        self._expires: dict[str, datetime] = {}
+
+    def keys(self, src: Source) -> dict[str, str]:
+        """The source's key -> view id (live: kept up to date, never rebuilt)."""
+        return self._ids.setdefault(src.framework, {})
+
+    def where(self, vid: str) -> tuple[Source, str, Path] | None:
+        return self._where.get(vid)
+
+    def path(self, vid: str) -> Path:
+        """Where a placed session lives."""
+        return self._where[vid][2]
+
+    def place(self, src: Source, key: str, path: Path) -> str:
+        """Note where a listed session lives; returns its view id (new, or the one it has)."""
+        vid = self._view_id(src, key)
+        self._where[vid] = (src, key, path)
+        return vid
+
+    def _view_id(self, src: Source, key: str) -> str:
+        ids = self.keys(src)
+        vid = ids.get(key)
+        if vid is None:
+            # A key another source (or this one, for `code:x` beside `x`) already shows under
+            # is prefixed with the format, then numbered: one id never stands for two sessions.
+            vid, n = key, 1
+            while vid in self._where:
+                n += 1
+                vid = f"{src.framework}:{key}" + (f"#{n - 1}" if n > 2 else "")
+            ids[key] = vid
+        return vid
+
+    def derive(self, vid: str, now: datetime) -> SessionView:
+        """Read session `vid` (a placed one) again, and note when time alone will change it.
+        The view is returned, not stored: the caller decides."""
+        src, key, path = self._where[vid]
+        view, expires = derive_view(src, vid, key, path, now)
+        if expires is None:
+            self._expires.pop(vid, None)
+        else:
+            self._expires[vid] = expires
+        return view
+
+    def restale(self, now: datetime) -> list[SessionView]:
+        """Re-derive (and store) the sessions whose time-based state is due to change."""
+        changed = []
+        for vid, at in list(self._expires.items()):
+            if at > now or vid not in self._where:
+                continue
+            self.views[vid] = new = self.derive(vid, now)
+            changed.append(new)
+        return changed
+
+    def forget(self, vid: str) -> None:
+        where = self._where.pop(vid, None)
+        if where is not None:
+            self._ids.get(where[0].framework, {}).pop(where[1], None)
+        self.views.pop(vid, None)
+        self._expires.pop(vid, None)
+
+    def clear(self) -> list[str]:
+        """Forget every session; returns their ids."""
+        removed = sorted(self.views)
+        self.views.clear()
+        self._where.clear()
+        self._ids.clear()
+        self._expires.clear()
+        return removed
+
+    def sessions(self) -> list[SessionView]:
+        return sorted(self.views.values(), key=sort_key)
