@@ -1,8 +1,12 @@
-"""The core (everything outside ocr_tui.ui) never imports textual."""
+"""The house rules, read from the code's own imports: only ocr_tui.ui imports textual; core
+imports only core, a format only core and itself, ui no top-level module; screens never import
+each other; no import circles."""
 
+import ast
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import ocr_tui
 
@@ -31,3 +35,126 @@ def test_core_never_imports_textual():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "", f"textual imported by the core: {out.stdout}"
+
+
+# --- the house: layers and circles, read from the code's own imports ------------------------
+
+PACKAGE = Path(ocr_tui.__file__).parent
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = ("ocr_tui", *path.relative_to(PACKAGE).with_suffix("").parts)
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = path
+    return out
+
+
+MODULES = _modules()
+
+
+def _imports(name: str, path: Path) -> set[str]:
+    """Every ocr_tui module `name` imports: at module level, inside functions and under
+    `if TYPE_CHECKING:` alike (a typing-only import is still a dependency)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("ocr_tui.")}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(up) + (f".{base}" if base else "")
+            if base == "ocr_tui" or base.startswith("ocr_tui."):
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    found.add(sub if sub in MODULES else base)
+    found.discard("ocr_tui")  # the package's own __init__: its version only
+    found.discard(name)
+    return found
+
+
+GRAPH = {name: _imports(name, path) for name, path in MODULES.items()}
+
+
+def _layer(name: str) -> str:
+    parts = name.split(".")
+    return parts[1] if len(parts) > 2 and parts[1] in ("core", "formats", "ui") else "top"
+
+
+def test_the_layers_are_found():
+    layers = {_layer(m) for m in MODULES}
+    assert layers == {"core", "formats", "ui", "top"}
+    assert {m.split(".")[2] for m in MODULES if _layer(m) == "formats" and m.count(".") >= 2} >= {
+        "ocr", "codeflow", "analysis", "idumb"
+    }  # fmt: skip
+
+
+def test_no_import_from_a_lower_layer_to_a_higher_one():
+    """core imports only core; a format imports core and itself (no other format); ui imports
+    core, formats and ui; only the top (cli, demo) imports anything."""
+    bad = []
+    for name, deps in GRAPH.items():
+        layer = _layer(name)
+        for dep in deps:
+            dl = _layer(dep)
+            if layer == "core" and dl != "core":
+                bad.append(f"{name} -> {dep}")
+            elif layer == "formats" and not (
+                dl == "core" or dep.split(".")[:3] == name.split(".")[:3]
+            ):
+                bad.append(f"{name} -> {dep}")
+            elif layer == "ui" and dl == "top":
+                bad.append(f"{name} -> {dep}")
+    assert bad == []
+
+
+def test_screens_never_import_each_other_and_widgets_never_import_screens():
+    bad = [
+        f"{name} -> {dep}"
+        for name, deps in GRAPH.items()
+        for dep in deps
+        if (name.startswith("ocr_tui.ui.screens.") or name.startswith("ocr_tui.ui.widgets."))
+        and dep.startswith("ocr_tui.ui.screens.")
+        and dep != name
+    ]
+    assert bad == []
+
+
+def test_no_import_circles():
+    """Tarjan's strongly connected components over every import: none larger than one."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in GRAPH[v]:
+            if w not in GRAPH:
+                continue
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                circles.append(sorted(comp))
+
+    for v in GRAPH:
+        if v not in index:
+            visit(v)
+    assert circles == []

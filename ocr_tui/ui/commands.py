@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
 from ocr_tui.ui import fmt
-
-if TYPE_CHECKING:
-    from ocr_tui.ui.app import OcrTuiApp
+from ocr_tui.ui.contract import Dashboard
 
 # (title, main screen action, help)
 MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
@@ -50,7 +47,7 @@ def highlight(matcher: Matcher, candidate: str) -> Content:
 
 class SessionCommands(Provider):
     @property
-    def _app(self) -> OcrTuiApp:
+    def _app(self) -> Dashboard:
         return self.app  # type: ignore[return-value]
 
     def _commands(self) -> list[Command]:

@@ -1,6 +1,7 @@
-"""Presentation helpers shared by the dashboard's screens: a session's state glyph, times,
-the phase bar, paths. Pure functions (no IO, no widgets); everything from disk that comes
-out of here has been through `ocr_tui.core.textsafe`.
+"""Presentation helpers shared by the dashboard's screens and widgets: a session's state glyph,
+times, the phase bar, verdicts, paths. Pure functions (no IO, no Textual); everything from disk
+that comes out of here has been through `ocr_tui.core.textsafe`. Helpers that need the theme
+or a widget are in `ocr_tui.ui.style`.
 """
 
 from __future__ import annotations
@@ -251,3 +252,52 @@ def round_label(view: SessionView | None, rnd: Round) -> str:
     """`Round 2`, or `Round 2 (round-02)` for the second directory numbered 2."""
     twin = twin_name(view.rounds, rnd) if view is not None else None
     return f"Round {rnd.number}" + (f" ({twin})" if twin else "")
+
+
+VERDICT_CLASSES = {
+    "approve": ("APPROVE", "APPROVED", "LGTM"),
+    "request": ("REQUEST CHANGES", "CHANGES REQUESTED", "BLOCK", "REJECT"),
+    "discuss": ("NEEDS DISCUSSION", "NEEDS WORK"),
+}
+
+
+def verdict_kind(rnd: Round | None) -> str:
+    """approve | request | discuss | progress (no final.md yet) | unknown."""
+    if rnd is None:
+        return "unknown"
+    verdict = (rnd.verdict or "").upper()
+    for kind, names in VERDICT_CLASSES.items():
+        if any(verdict.startswith(name) for name in names):
+            return kind
+    return "unknown" if rnd.complete else "progress"
+
+
+def fmt_time(value: str | None, day_of: str | None = None) -> str:
+    """`14:02:11Z`, or `11-21 14:02Z` when not on the same UTC day as `day_of`."""
+    dt = parse_ts(value)
+    if dt is None:
+        return ""
+    ref = parse_ts(day_of)
+    if ref is None or ref.date() == dt.date():
+        return dt.strftime("%H:%M:%SZ")
+    return dt.strftime("%m-%d %H:%MZ")
+
+
+def fmt_datetime(value: str | None) -> str:
+    """`2026-11-22 14:02:11Z`; "—" when unknown."""
+    dt = parse_ts(value)
+    return dt.strftime("%Y-%m-%d %H:%M:%SZ") if dt else "—"
+
+
+def ticking_duration(seconds: int | None) -> str:
+    """`42m 05s`, `1h 02m 05s`: shows the seconds, so a running clock visibly ticks."""
+    if seconds is None:
+        return "—"
+    d, rest = divmod(max(0, int(seconds)), 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    if d:
+        return f"{d}d {h}h {m:02d}m"
+    if h:
+        return f"{h}h {m:02d}m {s:02d}s"
+    return f"{m}m {s:02d}s" if m else f"{s}s"

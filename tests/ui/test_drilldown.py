@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown
 
-from ocr_tui.ui.screens.docfile import MAX_RENDER
+from ocr_tui.ui.docfile import MAX_RENDER
 from ocr_tui.ui.screens.document import DocumentScreen
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import SessionScreen

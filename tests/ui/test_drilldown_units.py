@@ -6,10 +6,9 @@ import os
 from pathlib import Path
 
 from ocr_tui.core.view import Round
-from ocr_tui.ui.screens.docfile import MAX_RENDER, load_document, rel_is_safe
-from ocr_tui.ui.screens.drilldown import fmt_time, verdict_kind
-from ocr_tui.ui.screens.round import adjacent
-from ocr_tui.ui.screens.session import ticking_duration
+from ocr_tui.ui.docfile import MAX_RENDER, load_document, rel_is_safe
+from ocr_tui.ui.fmt import fmt_time, ticking_duration, verdict_kind
+from ocr_tui.ui.navigation import adjacent
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 

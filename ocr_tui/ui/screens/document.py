@@ -1,6 +1,6 @@
 """DocumentScreen: one session file rendered as Markdown, reloaded in place when it changes.
 
-The file is read in a thread worker (`docfile.load_document`), never on the UI thread. On
+The file is read in a thread worker (`ocr_tui.ui.docfile.load_document`), never on the UI thread. On
 every `sessions_signal` naming this session (and every POLL_SECONDS) the worker re-stats the
 file and reads it only if its (size, mtime, inode) changed; the Markdown is re-rendered only if
 the text changed, and the scroll position is kept. A deleted file keeps its last text under a
@@ -8,8 +8,9 @@ the text changed, and the scroll position is kept. A deleted file keeps its last
 
 Keys: j/k scroll, g/G top/bottom, `[`/`]` step to the same file in the previous/next round
 (e.g. principal-1.md of round 1 from round 2; the same document name in the previous/next run
-for map-run files). When that round has no such file, `[`/`]` go to that round's screen (the
-RoundScreen below is reused if there is one, else this screen is replaced by it).
+for map-run files). When that round has no such file, `[`/`]` go to that round: an
+`Open(round, "step")` reuses the round screen right below if there is one, else replaces this
+screen by one.
 """
 
 from __future__ import annotations
@@ -27,21 +28,25 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import fmt_ts, from_mtime
-from ocr_tui.core.view import SessionView
-from ocr_tui.ui.fmt import round_label, twin_name
-from ocr_tui.ui.screens.docfile import MAX_RENDER, DocState, human_size, load_document
-from ocr_tui.ui.screens.drilldown import (
+from ocr_tui.core.view import Round, SessionView
+from ocr_tui.ui import router
+from ocr_tui.ui.docfile import MAX_RENDER, DocState, human_size, load_document
+from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.fmt import fmt_datetime, round_label, twin_name
+from ocr_tui.ui.navigation import (
     ROUND_FILE,
     RUN_FILE,
-    DrilldownScreen,
-    Target,
-    fmt_datetime,
-    removed_banner,
+    DocumentTarget,
+    Open,
+    ReviewerTarget,
+    RoundTarget,
+    neighbour_file,
 )
-from ocr_tui.ui.screens.round import RoundScreen, adjacent_item
+from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 
+@router.route(DocumentTarget, ReviewerTarget)
 class DocumentScreen(DrilldownScreen):
     """`DocumentScreen(session_id, rel_path)`; `rel_path` is relative to the session dir."""
 
@@ -69,9 +74,13 @@ class DocumentScreen(DrilldownScreen):
         self.loads = 0  # loads handled (the file was read or found missing)
         self.renders = 0  # times the Markdown was actually re-rendered
 
+    @classmethod
+    def for_target(cls, target: DocumentTarget | ReviewerTarget) -> DocumentScreen:
+        return cls(target.session_id, target.path)
+
     @property
-    def nav_key(self) -> tuple:
-        return ("doc", self.session_id, self.rel_path)
+    def target(self) -> DocumentTarget:
+        return DocumentTarget(self.session_id, self.rel_path)
 
     @property
     def full_path(self) -> str | None:
@@ -167,58 +176,18 @@ class DocumentScreen(DrilldownScreen):
 
     # -- rendering --------------------------------------------------------------------------
 
-    def crumbs(self) -> list[tuple[str, Target]]:
-        crumbs = self.session_crumbs()
-        rel = self.rel_path
-        view = self.view
-        if m := ROUND_FILE.match(rel):
-            path, n = m.group(1), int(m.group(2))
-            rnd = view.round(n, path) if view is not None else None
-            label = round_label(view, rnd) if rnd is not None else f"Round {n}"
-            crumbs.append((label, ("round", self.session_id, n, path)))
-            crumbs.append((m.group(3).rsplit("/", 1)[-1], None))
-        elif m := RUN_FILE.match(rel):
-            path, n = m.group(1), int(m.group(2))
-            runs = view.map_runs if view is not None else []
-            run = next((r for r in runs if r.path == path), None)
-            twin = twin_name(runs, run) if run is not None else None
-            crumbs.append((f"Map run {n}" + (f" ({twin})" if twin else ""), None))
-            crumbs.append((m.group(3), None))
-        else:
-            crumbs.append((rel, None))
-        return crumbs
+    def crumbs(self) -> list[Crumb]:
+        return self.session_crumbs() + place_crumbs(self.view, self.session_id, self.rel_path)
 
     def _render_path(self) -> None:
         path = self.full_path or self.rel_path
         self.query_one("#doc-path", Static).update(Content.styled(safe_line(path), "bold"))
         st = self.state
-        parts: list = []
-        if st is None or st.rel != self.rel_path:
-            parts = ["loading…"]
-        elif st.status not in ("deleted", "error"):
-            parts = [human_size(st.size)]
-            if st.mtime is not None:
-                modified = fmt_datetime(fmt_ts(from_mtime(st.mtime)))
-                parts += [" · modified ", modified]
-        self.query_one("#doc-info", Static).update(Content.assemble(*parts))
+        info = info_content(st if st is not None and st.rel == self.rel_path else None)
+        self.query_one("#doc-info", Static).update(info)
 
     def _render_note(self, st: DocState) -> None:
-        if st.status == "deleted":
-            self._show_note(
-                "This file was deleted" + (": below is its last version." if self.text else "."),
-                "deleted",
-            )
-        elif st.status == "binary":
-            self._show_note(f"Not shown: {st.message} ({human_size(st.size)}).", "error")
-        elif st.status == "error":
-            self._show_note(f"Not shown: this file {st.message}.", "error")
-        elif st.truncated:
-            self._show_note(
-                f"Only the first {human_size(MAX_RENDER)} of {human_size(st.size)} are shown.",
-                "cut",
-            )
-        else:
-            self._show_note(None, "")
+        self._show_note(*note_for(st, bool(self.text)))
 
     def _show_note(self, text: str | Content | None, kind: str) -> None:
         note = self.query_one("#doc-note", Static)
@@ -252,51 +221,69 @@ class DocumentScreen(DrilldownScreen):
 
     def action_step(self, delta: int) -> None:
         view = self.view
-        word = "earlier" if delta < 0 else "later"
         if view is None:
             self.app.bell()
             return
-        if m := ROUND_FILE.match(self.rel_path):
-            tail = m.group(3)
-            rnd = adjacent_item(view.rounds, m.group(1), int(m.group(2)), delta)
-            if rnd is None:
-                self.app.bell()
-                self.notify(f"No {word} round.", timeout=2, markup=False)
-                return
-            files = {r.path for r in rnd.reviewers}
-            files |= {f"{rnd.path}/discourse.md"} if rnd.discourse else set()
-            files |= {f"{rnd.path}/final.md"} if rnd.complete else set()
-            candidate = f"{rnd.path}/{tail}"
-            if candidate in files:
-                self.show_document(candidate)
-            else:
-                self.notify(
-                    f"{round_label(view, rnd)} has no {safe_line(tail)}.", timeout=3, markup=False
-                )
-                self._to_round(rnd.number, rnd.path)
-        elif m := RUN_FILE.match(self.rel_path):
-            tail = m.group(3)
-            run = adjacent_item(view.map_runs, m.group(1), int(m.group(2)), delta)
-            if run is None:
-                self.app.bell()
-                self.notify(f"No {word} map run.", timeout=2, markup=False)
-            elif f"{run.path}/{tail}" in run.documents:
-                self.show_document(f"{run.path}/{tail}")
-            else:
-                self.notify(
-                    f"Map run {run.number} has no {safe_line(tail)}.", timeout=3, markup=False
-                )
-        else:
+        step = neighbour_file(view.rounds, view.map_runs, self.rel_path, delta)
+        if step is None:
             self.app.bell()
             self.notify(
                 "A session document: there is no round to step to.", timeout=2, markup=False
             )
-
-    def _to_round(self, number: int, path: str) -> None:
-        stack = self.app.screen_stack
-        below = stack[-2] if len(stack) > 1 else None
-        if isinstance(below, RoundScreen) and below.session_id == self.session_id:
-            below.show_round(number, path)
-            self.app.pop_screen()
+        elif step.item is None:
+            self.app.bell()
+            word = "earlier" if delta < 0 else "later"
+            self.notify(f"No {word} {step.kind}.", timeout=2, markup=False)
+        elif step.rel is not None:
+            self.show_document(step.rel)
+        elif isinstance(step.item, Round):  # that round has no such file: go to the round
+            rnd = step.item
+            name = safe_line(step.name)
+            self.notify(f"{round_label(view, rnd)} has no {name}.", timeout=3, markup=False)
+            self.post_message(Open(RoundTarget(self.session_id, rnd.number, rnd.path), "step"))
         else:
-            self.app.switch_screen(RoundScreen(self.session_id, number, path))
+            name = safe_line(step.name)
+            self.notify(f"Map run {step.item.number} has no {name}.", timeout=3, markup=False)
+
+
+def place_crumbs(view: SessionView | None, session_id: str, rel: str) -> list[Crumb]:
+    """The crumbs after the session's: the round (back to its screen) or map run a file
+    belongs to, then the file."""
+    if m := ROUND_FILE.match(rel):
+        path, n = m.group(1), int(m.group(2))
+        rnd = view.round(n, path) if view is not None else None
+        label = round_label(view, rnd) if rnd is not None else f"Round {n}"
+        return [(label, RoundTarget(session_id, n, path)), (m.group(3).rsplit("/", 1)[-1], None)]
+    if m := RUN_FILE.match(rel):
+        path, n = m.group(1), int(m.group(2))
+        runs = view.map_runs if view is not None else []
+        run = next((r for r in runs if r.path == path), None)
+        twin = twin_name(runs, run) if run is not None else None
+        return [(f"Map run {n}" + (f" ({twin})" if twin else ""), None), (m.group(3), None)]
+    return [(rel, None)]
+
+
+def info_content(st: DocState | None) -> Content:
+    """`12.3 KiB · modified 2026-11-22 10:30:00Z`; `loading…` before the first read."""
+    parts: list = []
+    if st is None:
+        parts = ["loading…"]
+    elif st.status not in ("deleted", "error"):
+        parts = [human_size(st.size)]
+        if st.mtime is not None:
+            parts += [" · modified ", fmt_datetime(fmt_ts(from_mtime(st.mtime)))]
+    return Content.assemble(*parts)
+
+
+def note_for(st: DocState, had_text: bool) -> tuple[str | None, str]:
+    """The note over a document (None: no note) and its kind: deleted, error or cut."""
+    if st.status == "deleted":
+        last = ": below is its last version." if had_text else "."
+        return f"This file was deleted{last}", "deleted"
+    if st.status == "binary":
+        return f"Not shown: {st.message} ({human_size(st.size)}).", "error"
+    if st.status == "error":
+        return f"Not shown: this file {st.message}.", "error"
+    if st.truncated:
+        return f"Only the first {human_size(MAX_RENDER)} of {human_size(st.size)} are shown.", "cut"
+    return None, ""

@@ -16,7 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ocr_tui.ui import fmt
-from ocr_tui.ui.widgets.detail_pane import MARK_STYLE, STATE_STYLE
+from ocr_tui.ui.style import MARK_STYLE, STATE_STYLE
 
 # (section title, module whose screens and ocr_tui widgets are listed); missing ones skipped.
 SCREEN_MODULES = (

@@ -6,50 +6,26 @@ It owns only view state (filter, sort, search). The sessions themselves live on 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.content import Content
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Footer, Header, Input
 
-from ocr_tui.core.view import Header as FormatHeader
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt
+from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.listing import FILTERS, SORTS, ListQuery, following, formats_of
+from ocr_tui.ui.navigation import Open, SessionTarget
 from ocr_tui.ui.widgets.detail_pane import DetailPane
+from ocr_tui.ui.widgets.empty_state import EmptyState
+from ocr_tui.ui.widgets.filter_bar import FilterBar
+from ocr_tui.ui.widgets.headers_bar import HeadersBar
 from ocr_tui.ui.widgets.session_table import SessionTable
+from ocr_tui.ui.widgets.table_search import SearchBox
 
-if TYPE_CHECKING:
-    from ocr_tui.ui.app import OcrTuiApp
-
-FILTERS = ("all", "active", "closed")
-SORTS = {"activity": "last activity", "start": "start time", "name": "name"}
-KEY = "bold $text-accent"
 LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort", "clear_search"}
 LIST_ACTIONS |= {"cycle_format", "set_format"}
-
-
-def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
-    """Newest first for times (unknown last); A→Z for names; ties by id."""
-    by_id = sorted(views, key=lambda v: v.id)
-    if how == "name":
-        return by_id
-    if how == "start":
-        return sorted(by_id, key=lambda v: v.started_at or v.elapsed.since or "", reverse=True)
-    return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
-
-
-class SearchBox(Input):
-    """The `/` search. Enter is a priority binding (not the Submitted message) so it takes
-    effect before the next key is dispatched: `/feat⏎j` typed fast moves the cursor."""
-
-    BINDINGS = [
-        Binding("enter", "screen.keep_search", "Keep search", show=False, priority=True),
-        Binding("down", "screen.keep_search", "Keep search", show=False, priority=True),
-    ]
 
 
 class MainScreen(Screen):
@@ -73,19 +49,19 @@ class MainScreen(Screen):
     sort: var[str] = var("activity")
     search: var[str] = var("")
 
-    app: OcrTuiApp
+    app: Dashboard  # (typing only) what this screen reads of the app
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(id="filter-bar")
-        yield Static(id="headers")
+        yield FilterBar(id="filter-bar")
+        yield HeadersBar(id="headers")
         yield SearchBox(
             select_on_focus=False,
             placeholder="Search by id or branch · Enter keeps it · Esc clears",
             id="search",
         )
         yield SessionTable(id="sessions")
-        yield Static(id="empty")
+        yield EmptyState(id="empty")
         yield DetailPane(id="detail")
         yield Footer()
 
@@ -132,14 +108,10 @@ class MainScreen(Screen):
         self.refresh_view()
 
     def _on_headers(self, headers: tuple) -> None:
-        bar = self.query_one("#headers", Static)
-        bar.display = bool(headers)
-        bar.update(Content("\n").join(header_line(h) for h in headers))
+        self.query_one(HeadersBar).show(headers)
 
     def formats(self) -> list[str]:
-        """The frameworks present, OCR first."""
-        present = {v.framework for v in self.app.sessions.values()}
-        return sorted(present, key=lambda f: (f != "ocr", f))
+        return formats_of(self.app.sessions.values())
 
     def _tick(self) -> None:
         if not self.is_current:
@@ -151,33 +123,32 @@ class MainScreen(Screen):
     def on_screen_resume(self) -> None:
         self._tick()
 
+    @property
+    def list_query(self) -> ListQuery:
+        return ListQuery(self.filter, self.format, self.search, self.sort)
+
     def visible(self) -> list[SessionView]:
-        views = [
-            v
-            for v in self.app.sessions.values()
-            if (self.filter == "all" or v.status == self.filter)
-            and (self.format == "all" or v.framework == self.format)
-            and fmt.matches(v, self.search)
-        ]
-        return sort_views(views, self.sort)
+        return self.list_query.apply(self.app.sessions.values())
 
     def refresh_view(self) -> None:
         n = len(self.formats())
         if n != self._formats_seen:
             self._formats_seen = n
             self.refresh_bindings()
-        views = self.visible()
+        query = self.list_query
+        views = query.apply(self.app.sessions.values())
         now = self.app.now()
         self.table.set_multi(n > 1)
         self.table.sync(views, now, resort=not self.app.unread)
-        self._update_bar(len(views))
+        self.query_one(FilterBar).show(self.app, query, shown=len(views), several_formats=n > 1)
         self.set_class(self.app.project is None, "-no-project")
-        empty = self._empty_message(views)
-        self.set_class(empty is not None, "-empty")
-        self.table.display = self.query_one(DetailPane).display = empty is None
-        self.query_one("#empty", Static).display = empty is not None
-        if empty is not None:
-            self.query_one("#empty", Static).update(empty)
+        empty = not views
+        self.set_class(empty, "-empty")
+        self.table.display = self.query_one(DetailPane).display = not empty
+        state = self.query_one(EmptyState)
+        state.display = empty
+        if empty:
+            state.show(self.app, query)
         elif self.focused is None:
             self.set_focus(self.table)
         self._show_detail()
@@ -194,89 +165,17 @@ class MainScreen(Screen):
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
         if event.row_key.value is not None:
-            self.app.open_session(event.row_key.value)
+            self.post_message(Open(SessionTarget(event.row_key.value)))
 
-    def watch_filter(self) -> None:
+    def _query_changed(self) -> None:
         self.refresh_view()
 
-    def watch_format(self) -> None:
-        self.refresh_view()
-
-    def watch_sort(self) -> None:
-        self.refresh_view()
-
-    def watch_search(self) -> None:
-        self.refresh_view()
-
-    # -- the filter bar and empty states ------------------------------------------------
-
-    def _update_bar(self, shown: int) -> None:
-        total = len(self.app.sessions)
-        parts: list[str | tuple[str, str]] = [("Filter: ", "$text-muted"), (self.filter, KEY)]
-        if self.format != "all" or len(self.formats()) > 1:
-            name = "all" if self.format == "all" else fmt.framework_label(self.format)
-            parts += [(" · format: ", "$text-muted"), (name, KEY)]
-        if self.search:
-            parts += [(" · search: ", "$text-muted"), (f"'{fmt.safe(self.search, 40)}'", KEY)]
-        parts += [(" · sort: ", "$text-muted"), (SORTS[self.sort], KEY)]
-        noun = "session" if total == 1 else "sessions"
-        parts += [(" · ", "$text-muted"), f"{shown} of {total} {noun}"]
-        if self.app.unread > 0:
-            parts += [(" · ", "$text-muted"), (f"reading {self.app.unread:,} more…", KEY)]
-        self.query_one("#filter-bar", Static).update(Content.assemble(*parts))
-
-    def _empty_message(self, views: list[SessionView]) -> Content | None:
-        app = self.app
-        if views:
-            return None
-        demo = Content.assemble(
-            "Press ", ("d", KEY), " to start a live demo in a temporary project."
-        )
-        if app.project is None:
-            where = fmt.display_path(app.start_path)
-            return _message(
-                "No OCR project found",
-                f"Looked for a .ocr/ directory in {where} and in every directory above it.",
-                "Run ocr-tui inside a project where Open Code Review is set up, "
-                "or pass the project's path: ocr-tui PATH",
-                demo,
-            )
-        sessions_dir = fmt.display_path(app.project.sessions_dir)
-        if app.status == "loading":
-            return _message("Reading sessions…", f"Looking in {sessions_dir}")
-        if app.status == "project-missing":
-            return _message(
-                "The .ocr directory was deleted",
-                f"{fmt.display_path(app.project.ocr_dir)} is gone. We keep waiting for it, "
-                "and show its sessions as soon as it comes back.",
-            )
-        if app.status == "sessions-deleted":
-            return _message(
-                "The sessions directory was deleted",
-                f"{sessions_dir} is gone. We keep waiting for it, and show sessions again "
-                "as soon as it comes back.",
-            )
-        if not app.sessions:
-            return _message(
-                "No sessions yet",
-                f"Watching {sessions_dir}",
-                "A session appears here as soon as a review starts: run /ocr-review "
-                "(or /ocr-map) in your coding agent, in this project.",
-                demo,
-            )
-        hints: list[str | Content] = []
-        if self.filter != "all":
-            hints.append(Content.assemble("Press ", ("1", KEY), " to show all sessions."))
-        if self.format != "all":
-            hints.append(Content.assemble("Press ", ("t", KEY), " to change the format shown."))
-        if self.search:
-            hints.append(Content.assemble("Press ", ("Esc", KEY), " to clear the search."))
-        return _message("No sessions match", "Nothing matches the filter and search above.", *hints)
+    watch_filter = watch_format = watch_sort = watch_search = _query_changed
 
     # -- actions ------------------------------------------------------------------------
 
     def action_cycle_filter(self) -> None:
-        self.filter = FILTERS[(FILTERS.index(self.filter) + 1) % len(FILTERS)]
+        self.filter = following(FILTERS, self.filter)
 
     def action_set_filter(self, name: str) -> None:
         if name in FILTERS:
@@ -287,14 +186,13 @@ class MainScreen(Screen):
         order = ["all", *self.formats()]
         if self.format not in order:
             order.append(self.format)
-        self.format = order[(order.index(self.format) + 1) % len(order)]
+        self.format = following(order, self.format)
 
     def action_set_format(self, name: str) -> None:
         self.format = name
 
     def action_cycle_sort(self) -> None:
-        keys = list(SORTS)
-        self.sort = keys[(keys.index(self.sort) + 1) % len(keys)]
+        self.sort = following(list(SORTS), self.sort)
 
     def action_set_sort(self, name: str) -> None:
         if name in SORTS:
@@ -339,27 +237,3 @@ class MainScreen(Screen):
         self.set_focus(self.table)
         self._show_detail()
         return found
-
-
-def header_line(h: FormatHeader) -> Content:
-    """One line per format header: `iDumb · phase … · 12 validations · ! brain stale 52 h`."""
-    parts: list[str | tuple[str, str]] = [
-        (fmt.framework_label(h.framework), "bold"),
-        (" · ", "$text-muted"),
-        fmt.safe(h.title, 50),
-    ]
-    title = h.title.lower()
-    for fact in [f for f in h.facts if f.value.lower() not in title][:4]:
-        parts += [(" · ", "$text-muted"), (f"{fmt.safe(fact.label, 14)} ", "$text-muted")]
-        parts.append((fmt.safe(fact.value, 24), fmt.TONES.get(fact.tone, "")))
-    for alert in h.alerts[:2]:
-        parts += [(" · ", "$text-muted"), (f"! {fmt.safe(alert, 40)}", "$text-warning")]
-    return Content.assemble(*parts)
-
-
-def _message(title: str, *lines: str | Content) -> Content:
-    parts: list[Content] = [Content.styled(title, "bold $text-accent"), Content("")]
-    for line in lines:
-        parts.append(line if isinstance(line, Content) else Content(line))
-        parts.append(Content(""))
-    return Content("\n").join(parts[:-1])

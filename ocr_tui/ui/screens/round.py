@@ -19,15 +19,19 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.view import MapRun, Round, SessionView
-from ocr_tui.ui.fmt import round_label
-from ocr_tui.ui.screens.drilldown import (
-    DrilldownScreen,
+from ocr_tui.core.view import Round, SessionView
+from ocr_tui.ui import router
+from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.fmt import round_label, verdict_kind
+from ocr_tui.ui.navigation import (
+    DocumentTarget,
+    Open,
+    ReviewerTarget,
+    RoundTarget,
     Target,
-    removed_banner,
-    theme_style,
-    verdict_kind,
+    adjacent_item,
 )
+from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 
@@ -43,6 +47,7 @@ DOC_COLUMNS = [("name", "Document"), ("about", "")]
 VERDICT_MARK = {"approve": "✓", "request": "✗", "discuss": "?", "progress": "…", "unknown": "•"}
 
 
+@router.route(RoundTarget)
 class RoundScreen(DrilldownScreen):
     """`RoundScreen(session_id, round_number, path=None)`; `path` (`rounds/round-01`) picks
     one of two directories with that number."""
@@ -58,9 +63,20 @@ class RoundScreen(DrilldownScreen):
         self.round_number = round_number
         self.round_path = path  # set to the round's directory once it is found
 
+    @classmethod
+    def for_target(cls, target: RoundTarget) -> RoundScreen:
+        return cls(target.session_id, target.number, target.path)
+
     @property
-    def nav_key(self) -> tuple:
-        return ("round", self.session_id, self.round_number, self._path())
+    def target(self) -> RoundTarget:
+        return RoundTarget(self.session_id, self.round_number, self._path())
+
+    def show_target(self, target: Target) -> bool:
+        """Another round of this session is shown in place."""
+        if not isinstance(target, RoundTarget) or target.session_id != self.session_id:
+            return False
+        self.show_round(target.number, target.path)
+        return True
 
     def _path(self) -> str:
         if self.round_path is not None:
@@ -106,7 +122,7 @@ class RoundScreen(DrilldownScreen):
         rnd = view.round(self.round_number, self.round_path) if view is not None else None
         if rnd is not None and self.round_path is None:
             self.round_path = rnd.path  # the screen stays on this directory
-        crumbs: list[tuple[str, Target]] = self.session_crumbs()
+        crumbs: list[Crumb] = self.session_crumbs()
         label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
         crumbs.append((label, None))
         self.set_crumbs(crumbs)
@@ -206,7 +222,7 @@ class RoundScreen(DrilldownScreen):
         if not exists:
             self.notify(f"This round has no {name} yet.", timeout=2, markup=False)
             return
-        self._push_document(f"{rnd.path}/{name}")
+        self._open_document(f"{rnd.path}/{name}")
 
     @on(DataTable.RowSelected, "#reviewers")
     def _open_reviewer(self, event: DataTable.RowSelected) -> None:
@@ -214,7 +230,7 @@ class RoundScreen(DrilldownScreen):
         path = selected_key(event)
         for rev in rnd.reviewers if rnd else []:
             if rev.path == path:
-                self._push_document(rev.path)
+                self.post_message(Open(ReviewerTarget(self.session_id, rev.path)))
                 return
 
     @on(DataTable.RowSelected, "#round-docs")
@@ -222,35 +238,10 @@ class RoundScreen(DrilldownScreen):
         rnd = self.round
         name = selected_key(event)
         if rnd is not None and name:
-            self._push_document(f"{rnd.path}/{name}")
+            self._open_document(f"{rnd.path}/{name}")
 
-    def _push_document(self, rel: str) -> None:
-        from ocr_tui.ui.screens.document import DocumentScreen
-
-        self.app.push_screen(DocumentScreen(self.session_id, rel))
-
-
-def adjacent(numbers: list[int], current: int, delta: int) -> int | None:
-    """The existing number before (delta < 0) or after `current`, or None."""
-    if delta < 0:
-        earlier = [n for n in numbers if n < current]
-        return max(earlier) if earlier else None
-    later = [n for n in numbers if n > current]
-    return min(later) if later else None
-
-
-def adjacent_item(
-    items: list[Round] | list[MapRun], path: str, number: int, delta: int
-) -> Round | MapRun | None:
-    """The round (or map run) before (delta < 0) or after the one in directory `path`, in the
-    list's order (`round-1`, `round-01`, `round-2`: the twins of one number are neighbours);
-    when that directory is gone, the nearest existing number."""
-    paths = [item.path for item in items]
-    if path in paths:
-        i = paths.index(path) + (1 if delta > 0 else -1)
-        return items[i] if 0 <= i < len(items) else None
-    target = adjacent([item.number for item in items], number, delta)
-    return next((item for item in items if item.number == target), None)
+    def _open_document(self, rel: str) -> None:
+        self.post_message(Open(DocumentTarget(self.session_id, rel)))
 
 
 def verdict_content(rnd: Round | None, kind: str) -> Content:

@@ -8,6 +8,10 @@ session document), Tab / Shift+Tab move between the tables, `c` opens the curren
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
+
+from rich.style import Style
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -19,17 +23,10 @@ from textual.widgets import DataTable, Footer, Static
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import Round, SessionView
-from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.drilldown import (
-    ROUND_DIR,
-    VERDICT_VAR,
-    DrilldownScreen,
-    fmt_datetime,
-    fmt_time,
-    removed_banner,
-    theme_style,
-    verdict_kind,
-)
+from ocr_tui.ui import fmt, router
+from ocr_tui.ui.drilldown import DrilldownScreen
+from ocr_tui.ui.navigation import DocumentTarget, Open, RoundTarget, SessionTarget, round_target
+from ocr_tui.ui.style import VERDICT_VAR, removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FormatPanes
@@ -49,7 +46,11 @@ BAR_WIDTH = 10
 # Severity -> theme variable of its part of the bar.
 BAR_PARTS = (("critical", "error"), ("high", "error"), ("medium", "warning"), ("low", "primary"))
 
+# A theme colour as a rich Style (`style.theme_style` bound to the screen).
+ThemeStyle = Callable[..., Style]
 
+
+@router.route(SessionTarget)
 class SessionScreen(DrilldownScreen):
     """`SessionScreen(session_id)`."""
 
@@ -61,9 +62,16 @@ class SessionScreen(DrilldownScreen):
         super().__init__(session_id)
         self._last_meta: Content | None = None
 
+    @classmethod
+    def for_target(cls, target: SessionTarget) -> SessionScreen:
+        return cls(target.session_id)
+
     @property
-    def nav_key(self) -> tuple:
-        return ("session", self.session_id)
+    def target(self) -> SessionTarget:
+        return SessionTarget(self.session_id)
+
+    def _style(self, variable: str, **kw: bool) -> Style:
+        return theme_style(self, variable, **kw)
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
@@ -157,108 +165,16 @@ class SessionScreen(DrilldownScreen):
 
     def _render_rounds(self, view: SessionView) -> None:
         table = self.query_one("#rounds", DrillTable)
-        most = max((r.findings for r in view.rounds), default=0)
-        rows = []
-        previous: Round | None = None
-        for rnd in view.rounds:
-            # Keyed by directory: `rounds/round-01` and `rounds/round-1` are both round 1.
-            rows.append((rnd.path, self._round_cells(view, rnd, previous, most)))
-            previous = rnd
+        rows = round_rows(view, self._style)
         table.sync_rows(rows)
         table.display = bool(rows)
         review = view.workflow == "review" and view.framework == "ocr"
         self.query_one("#rounds-empty").display = not rows and review
         self.query_one("#rounds-pane").display = bool(rows) or review
 
-    def _round_cells(self, view: SessionView, rnd: Round, prev: Round | None, most: int) -> list:
-        muted = theme_style(self, "foreground-muted")
-        current = view.current is not None and rnd.path == view.current.path
-        twin = fmt.twin_name(view.rounds, rnd)
-        label = Text(
-            f"{rnd.number}{f' ({twin})' if twin else ''}{' •' if current else ''}",
-            style="bold" if current else "",
-        )
-        findings = Text(str(rnd.findings))
-        if prev is not None:
-            delta = rnd.findings - prev.findings
-            if delta:
-                arrow = f" ▲{delta}" if delta > 0 else f" ▼{-delta}"
-                findings.append(
-                    arrow, style=theme_style(self, "warning" if delta > 0 else "success")
-                )
-            else:
-                findings.append(" =", style=muted)
-        if rnd.counts is not None:
-            c = rnd.counts
-            counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
-            if c.blockers:
-                counts.stylize(theme_style(self, "error", bold=True), 0, len(str(c.blockers)))
-        else:
-            counts = Text("—", style=muted)
-        if rnd.complete:
-            state = Text("done", style=theme_style(self, "success"))
-        elif view.status == "closed":
-            state = Text("stopped", style=muted)
-        else:
-            state = Text("open", style=theme_style(self, "accent"))
-        var = VERDICT_VAR.get(verdict_kind(rnd))
-        if rnd.verdict:
-            style = theme_style(self, var, bold=True) if var else theme_style(self, "foreground")
-            text = safe_line(rnd.verdict)
-            verdict = Text(text if len(text) <= 18 else text[:17] + "…", style=style)
-        else:
-            verdict = Text("no verdict" if rnd.complete else "—", style=muted)
-        reviewers = Text(str(len(rnd.reviewers)))
-        return [label, state, reviewers, findings, counts, verdict, self._bar(rnd, most)]
-
-    def _bar(self, rnd: Round, most: int) -> Text:
-        bar = Text()
-        if most <= 0:
-            return Text("·" * BAR_WIDTH, style=theme_style(self, "foreground-muted"))
-        total_cells = max(1, round(rnd.findings / most * BAR_WIDTH)) if rnd.findings else 0
-        sev = {
-            "critical": sum(r.severity.critical for r in rnd.reviewers),
-            "high": sum(r.severity.high for r in rnd.reviewers),
-            "medium": sum(r.severity.medium for r in rnd.reviewers),
-            "low": sum(r.severity.low + r.severity.info for r in rnd.reviewers),
-        }
-        used = 0
-        for i, (name, var) in enumerate(BAR_PARTS):
-            if i == len(BAR_PARTS) - 1:
-                cells = total_cells - used
-            else:
-                cells = round(sev[name] / rnd.findings * total_cells) if rnd.findings else 0
-                cells = min(cells, total_cells - used)
-            if cells > 0:
-                bar.append("█" * cells, style=theme_style(self, var))
-                used += cells
-        bar.append("·" * (BAR_WIDTH - used), style=theme_style(self, "foreground-muted"))
-        return bar
-
     def _render_runs(self, view: SessionView) -> None:
-        rows = []
-        for run in view.map_runs:
-            if run.complete:
-                state = Text("done", style=theme_style(self, "success"))
-            elif view.status == "closed":
-                state = Text("stopped", style=theme_style(self, "foreground-muted"))
-            else:
-                state = Text("open", style=theme_style(self, "accent"))
-            files = Text("—" if run.files is None else str(run.files))
-            twin = fmt.twin_name(view.map_runs, run)
-            number = f"{run.number} ({twin})" if twin else str(run.number)
-            docs = run.documents or [None]
-            for i, rel in enumerate(docs):
-                first = i == 0
-                cells = [
-                    Text(number if first else ""),
-                    state if first else Text(""),
-                    files if first else Text(""),
-                    Text(safe_line(rel.rsplit("/", 1)[-1]) if rel else "—"),
-                ]
-                rows.append((rel or run.path, cells))
-        table = self.query_one("#runs", DrillTable)
-        table.sync_rows(rows)
+        rows = run_rows(view, self._style)
+        self.query_one("#runs", DrillTable).sync_rows(rows)
         self.query_one("#runs-pane").display = bool(rows)
 
     def _render_docs(self, view: SessionView) -> None:
@@ -271,16 +187,12 @@ class SessionScreen(DrilldownScreen):
 
     @on(DataTable.RowSelected, "#rounds")
     def _open_round(self, event: DataTable.RowSelected) -> None:
-        from ocr_tui.ui.screens.round import RoundScreen
-
-        path = selected_key(event)
-        if path and (m := ROUND_DIR.match(path)):
-            self.app.push_screen(RoundScreen(self.session_id, int(m.group(1)), path))
+        target = round_target(self.session_id, selected_key(event) or "")
+        if target is not None:
+            self.post_message(Open(target))
 
     @on(DataTable.RowSelected, "#documents, #runs, #steps")
     def _open_document(self, event: DataTable.RowSelected) -> None:
-        from ocr_tui.ui.screens.document import DocumentScreen
-
         rel = selected_key(event)
         if event.data_table.id == "steps":
             rel = self.query_one(FormatPanes).documents.get(rel or "")
@@ -288,19 +200,18 @@ class SessionScreen(DrilldownScreen):
                 self.notify("This step has no document.", severity="information", markup=False)
                 return
         if rel and (rel.endswith(".md") or event.data_table.id != "runs"):
-            self.app.push_screen(DocumentScreen(self.session_id, rel))
+            self.post_message(Open(DocumentTarget(self.session_id, rel)))
 
     def action_current_round(self) -> None:
-        from ocr_tui.ui.screens.round import RoundScreen
-
         view = self.view
         if view is None or view.current is None:
             self.notify("This session has no review round yet.", severity="warning", markup=False)
             return
-        self.app.push_screen(RoundScreen(self.session_id, view.current.number, view.current.path))
+        current = view.current
+        self.post_message(Open(RoundTarget(self.session_id, current.number, current.path)))
 
 
-def meta_content(view: SessionView, now) -> Content:
+def meta_content(view: SessionView, now: datetime) -> Content:
     """Two lines: `review · active · phase 4/8 Parallel Reviews · elapsed 12m 03s` and
     `started … · last activity … · from state.json`."""
     sep = (" · ", "$foreground-muted")
@@ -312,30 +223,20 @@ def meta_content(view: SessionView, now) -> Content:
     fraction, label = fmt.phase_parts(view)  # `4/8`; none when the total is not known
     parts += [sep, f"phase {fraction} " if fraction else "phase ", (safe_line(label), "$accent")]
     seconds = fmt.elapsed_seconds(view, now)
-    shown = ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
+    shown = fmt.ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
     parts += [sep, "elapsed ", (shown, "bold")]
     second: list = [
         ("started ", "$foreground-muted"),
-        fmt_datetime(view.started_at or view.elapsed.since),
+        fmt.fmt_datetime(view.started_at or view.elapsed.since),
     ]
     if view.last_activity:
-        second += [sep, ("last activity ", "$foreground-muted"), fmt_datetime(view.last_activity)]
+        second += [
+            sep,
+            ("last activity ", "$foreground-muted"),
+            fmt.fmt_datetime(view.last_activity),
+        ]
     second += [sep, ("from ", "$foreground-muted"), safe_line(view.source)]
     return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
-
-
-def ticking_duration(seconds: int | None) -> str:
-    """`42m 05s`, `1h 02m 05s`: shows the seconds, so a running clock visibly ticks."""
-    if seconds is None:
-        return "—"
-    d, rest = divmod(max(0, int(seconds)), 86400)
-    h, rest = divmod(rest, 3600)
-    m, s = divmod(rest, 60)
-    if d:
-        return f"{d}d {h}h {m:02d}m"
-    if h:
-        return f"{h}h {m:02d}m {s:02d}s"
-    return f"{m}m {s:02d}s" if m else f"{s}s"
 
 
 def timeline_content(view: SessionView) -> Content:
@@ -351,7 +252,7 @@ def timeline_content(view: SessionView) -> Content:
         else:
             mark, style = ("–", "$foreground-muted") if closed_early else ("·", "$foreground-muted")
         label = safe_line(f"{step.number} {step.label}")[:22].ljust(22)
-        when = fmt_time(step.at, view.started_at) if step.at else ""
+        when = fmt.fmt_time(step.at, view.started_at) if step.at else ""
         if step.seconds is not None and step.state != "current":
             when = human_duration(step.seconds)  # how long it took says more than when
         if step.state == "skipped":
@@ -364,3 +265,112 @@ def timeline_content(view: SessionView) -> Content:
             )
         )
     return Content("\n").join(lines)
+
+
+# -- table rows (DataTable cells are rich Text, styled with the theme's colours) ---------------
+
+
+def round_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
+    """One row per round, keyed by directory: `rounds/round-01` and `rounds/round-1` are both
+    round 1."""
+    most = max((r.findings for r in view.rounds), default=0)
+    rows = []
+    previous: Round | None = None
+    for rnd in view.rounds:
+        rows.append((rnd.path, round_cells(view, rnd, previous, most, style)))
+        previous = rnd
+    return rows
+
+
+def round_cells(
+    view: SessionView, rnd: Round, prev: Round | None, most: int, style: ThemeStyle
+) -> list[Text]:
+    """Round, state, reviewers, findings (with the change from `prev`), counts, verdict, bar."""
+    muted = style("foreground-muted")
+    current = view.current is not None and rnd.path == view.current.path
+    twin = fmt.twin_name(view.rounds, rnd)
+    label = Text(
+        f"{rnd.number}{f' ({twin})' if twin else ''}{' •' if current else ''}",
+        style="bold" if current else "",
+    )
+    findings = Text(str(rnd.findings))
+    if prev is not None:
+        delta = rnd.findings - prev.findings
+        if delta:
+            arrow = f" ▲{delta}" if delta > 0 else f" ▼{-delta}"
+            findings.append(arrow, style=style("warning" if delta > 0 else "success"))
+        else:
+            findings.append(" =", style=muted)
+    if rnd.counts is not None:
+        c = rnd.counts
+        counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
+        if c.blockers:
+            counts.stylize(style("error", bold=True), 0, len(str(c.blockers)))
+    else:
+        counts = Text("—", style=muted)
+    state = _state_cell(rnd.complete, view, style)
+    var = VERDICT_VAR.get(fmt.verdict_kind(rnd))
+    if rnd.verdict:
+        verdict_style = style(var, bold=True) if var else style("foreground")
+        text = safe_line(rnd.verdict)
+        verdict = Text(text if len(text) <= 18 else text[:17] + "…", style=verdict_style)
+    else:
+        verdict = Text("no verdict" if rnd.complete else "—", style=muted)
+    reviewers = Text(str(len(rnd.reviewers)))
+    return [label, state, reviewers, findings, counts, verdict, severity_bar(rnd, most, style)]
+
+
+def _state_cell(complete: bool, view: SessionView, style: ThemeStyle) -> Text:
+    if complete:
+        return Text("done", style=style("success"))
+    if view.status == "closed":
+        return Text("stopped", style=style("foreground-muted"))
+    return Text("open", style=style("accent"))
+
+
+def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
+    """BAR_WIDTH cells scaled to the round with the most findings, coloured by severity."""
+    bar = Text()
+    if most <= 0:
+        return Text("·" * BAR_WIDTH, style=style("foreground-muted"))
+    total_cells = max(1, round(rnd.findings / most * BAR_WIDTH)) if rnd.findings else 0
+    sev = {
+        "critical": sum(r.severity.critical for r in rnd.reviewers),
+        "high": sum(r.severity.high for r in rnd.reviewers),
+        "medium": sum(r.severity.medium for r in rnd.reviewers),
+        "low": sum(r.severity.low + r.severity.info for r in rnd.reviewers),
+    }
+    used = 0
+    for i, (name, var) in enumerate(BAR_PARTS):
+        if i == len(BAR_PARTS) - 1:
+            cells = total_cells - used
+        else:
+            cells = round(sev[name] / rnd.findings * total_cells) if rnd.findings else 0
+            cells = min(cells, total_cells - used)
+        if cells > 0:
+            bar.append("█" * cells, style=style(var))
+            used += cells
+    bar.append("·" * (BAR_WIDTH - used), style=style("foreground-muted"))
+    return bar
+
+
+def run_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
+    """One row per document of each map run (a run without documents: one row, keyed by the
+    run's directory)."""
+    rows = []
+    for run in view.map_runs:
+        state = _state_cell(run.complete, view, style)
+        files = Text("—" if run.files is None else str(run.files))
+        twin = fmt.twin_name(view.map_runs, run)
+        number = f"{run.number} ({twin})" if twin else str(run.number)
+        docs = run.documents or [None]
+        for i, rel in enumerate(docs):
+            first = i == 0
+            cells = [
+                Text(number if first else ""),
+                state if first else Text(""),
+                files if first else Text(""),
+                Text(safe_line(rel.rsplit("/", 1)[-1]) if rel else "—"),
+            ]
+            rows.append((rel or run.path, cells))
+    return rows

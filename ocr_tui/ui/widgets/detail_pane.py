@@ -13,31 +13,15 @@ from datetime import datetime
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widget import Widget
 from textual.widgets import Static
 
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
+from ocr_tui.ui.widgets.clock import Clock
 
-MUTED = "$text-muted"
 TITLE = "bold $text-accent"
-MARK_STYLE = {
-    "done": "$text-success",
-    "current": "bold $text-accent",
-    "pending": MUTED,
-    "skipped": MUTED,
-}
 TONE_STYLE = fmt.TONES
-STATE_STYLE = {
-    "input": "bold $text-warning",
-    "alert": "$text-warning",
-    "running": "$text-success",
-    "waiting": "$text-warning",
-    "stalled": "$text-warning",
-    "closed": MUTED,
-    "problem": "$text-error",
-    "loading": MUTED,
-}
 SEVERITY_STYLE = {
     "critical": "bold $text-error",
     "high": "$text-error",
@@ -282,24 +266,6 @@ def clock_content(view: SessionView, now: datetime) -> Content:
             _field("activity", fmt.ago_text(view.last_activity, now, coarse=True)),
         ]
     )
-
-
-class Clock(Widget):
-    """Two lines that change every second: repainted in place, never re-laid out (a Static's
-    update re-lays out the whole screen, which re-rendered the session list every second)."""
-
-    DEFAULT_CSS = "Clock { height: 2; }"
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self._content = Content("")
-
-    def update(self, content: Content) -> None:
-        self._content = content
-        self.refresh()
-
-    def render(self) -> Content:
-        return self._content
 
 
 class DetailPane(Horizontal):

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
 STEP_COLUMNS = [
@@ -66,8 +67,6 @@ class FormatPanes(Vertical):
         self.query_one("#steps-pane").display = bool(rows)
 
     def _step_rows(self, view: SessionView, now: datetime) -> list[tuple[str, list[Text]]]:
-        from ocr_tui.ui.screens.drilldown import theme_style
-
         rows = []
         self.documents = {}
         for i, step in enumerate(view.steps):

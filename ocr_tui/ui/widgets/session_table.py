@@ -167,7 +167,7 @@ class SessionTable(DataTable, inherit_bindings=True):
                     continue
                 budget -= 1
                 added.append(view.id)
-                cells = self._row(view, now)
+                cells = row_cells(view, now, self.multi)
                 self._views[view.id] = view
                 self._cells[view.id] = cells
                 self.add_row(
@@ -176,7 +176,7 @@ class SessionTable(DataTable, inherit_bindings=True):
                 )
             elif self._views[view.id] is not view:
                 self._views[view.id] = view
-                self._put(view.id, self._row(view, now))
+                self._put(view.id, row_cells(view, now, self.multi))
         order = [v.id for v in views if v.id in self._views]
         if not resort:  # start-up: rows keep their places (re-sorting 10,000 rows starves keys)
             self._order = [sid for sid in self._order if sid in self._views] + added
@@ -207,7 +207,7 @@ class SessionTable(DataTable, inherit_bindings=True):
             self._last_full_tick = now
         for sid, view in self._views.items():
             if full or view.elapsed.running or _recent(view, now):
-                self._put(sid, self._clock_cells(view, now))
+                self._put(sid, clock_cells(view, now))
 
     def select(self, session_id: str) -> bool:
         """Move the cursor to a session's row (without scrolling more than needed)."""
@@ -258,47 +258,50 @@ class SessionTable(DataTable, inherit_bindings=True):
             text.session_id = sid
         return text
 
-    def _row(self, view: SessionView, now: datetime) -> dict[str, Cell]:
-        state = fmt.session_state(view)
-        # The bar and the fraction give the place among the phases (the same in every format);
-        # the label the phase's name, without a place it starts with (iDumb's free text).
-        fraction, label = fmt.phase_parts(view)
-        done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
-        pad = " " * max(0, BAR_WIDTH - view.phase_total)
-        fraction = f"{fraction:>3}"
-        current = view.current
-        dash = (("—", "muted"),)
-        cells: dict[str, Cell] = {
-            "state": ((fmt.glyph(state), state),),
-            "id": ((fmt.safe(view.id, ID_WIDTH[self.multi]), ""),),
-            "workflow": ((fmt.safe(view.workflow, FLOW_WIDTH), ""),),
-            "phase": (
-                (done, "bar-done"),
-                (todo, "bar-todo"),
-                (f"{pad} {fraction} ", "muted"),
-                (fmt.safe(label, LABEL_WIDTH[self.multi]), ""),
-            ),
-            "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
-            "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
-            "findings": ((str(current.findings), ""),) if current else dash,
-            "verdict": _verdict(current.verdict if current else None),
-        }
-        if self.multi:
-            cells["format"] = ((fmt.framework_short(view.framework), "muted"),)
-        if view.framework != "ocr":  # no rounds: its agents, then what needs attention
-            cells["reviewers"] = dash
-            cells["verdict"] = _note(view)
-        cells.update(self._clock_cells(view, now))
-        return cells
 
-    @staticmethod
-    def _clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
-        return {
-            "elapsed": (
-                (fmt.elapsed_text(view, now, coarse=True), "" if view.elapsed.running else "muted"),
-            ),
-            "activity": ((fmt.ago_text(view.last_activity, now, coarse=True), ""),),
-        }
+def row_cells(view: SessionView, now: datetime, multi: bool) -> dict[str, Cell]:
+    """Every cell of a session's row (`multi`: several formats, the format column shown)."""
+    state = fmt.session_state(view)
+    # The bar and the fraction give the place among the phases (the same in every format);
+    # the label the phase's name, without a place it starts with (iDumb's free text).
+    fraction, label = fmt.phase_parts(view)
+    done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
+    pad = " " * max(0, BAR_WIDTH - view.phase_total)
+    fraction = f"{fraction:>3}"
+    current = view.current
+    dash = (("—", "muted"),)
+    cells: dict[str, Cell] = {
+        "state": ((fmt.glyph(state), state),),
+        "id": ((fmt.safe(view.id, ID_WIDTH[multi]), ""),),
+        "workflow": ((fmt.safe(view.workflow, FLOW_WIDTH), ""),),
+        "phase": (
+            (done, "bar-done"),
+            (todo, "bar-todo"),
+            (f"{pad} {fraction} ", "muted"),
+            (fmt.safe(label, LABEL_WIDTH[multi]), ""),
+        ),
+        "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
+        "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
+        "findings": ((str(current.findings), ""),) if current else dash,
+        "verdict": _verdict(current.verdict if current else None),
+    }
+    if multi:
+        cells["format"] = ((fmt.framework_short(view.framework), "muted"),)
+    if view.framework != "ocr":  # no rounds: its agents, then what needs attention
+        cells["reviewers"] = dash
+        cells["verdict"] = _note(view)
+    cells.update(clock_cells(view, now))
+    return cells
+
+
+def clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
+    """The cells time alone changes (TICKING)."""
+    return {
+        "elapsed": (
+            (fmt.elapsed_text(view, now, coarse=True), "" if view.elapsed.running else "muted"),
+        ),
+        "activity": ((fmt.ago_text(view.last_activity, now, coarse=True), ""),),
+    }
 
 
 def _recent(view: SessionView, now: datetime) -> bool:

@@ -1,0 +1,146 @@
+"""The drill-down screens' shared base: breadcrumb, back/quit keys, live session updates.
+
+Contract with the app (`ocr_tui.ui.contract.SessionsHost`): `app.sessions` (id ->
+SessionView), `app.now()`, `app.sessions_signal` (published on the UI thread with
+`(changed, removed)`) and, optionally, `app.fixed_clock`, `app.touched_signal`.
+
+Every screen below subscribes to `sessions_signal` and refreshes its widgets in place when its
+session changes. A removed session keeps its last content on screen under a "this session was
+removed" note; nothing is popped automatically.
+
+Navigation: a screen says which place it shows (`target`) and posts `Open(target)` to go to
+another; it never imports another screen. The app routes `Open`; in an app that does not (any
+App with the contract above can host these screens), the screen hands it to the router itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from textual import on
+from textual.binding import Binding
+from textual.screen import Screen
+
+from ocr_tui.core.view import SessionView
+from ocr_tui.ui import router
+from ocr_tui.ui.navigation import (
+    Navigator,
+    Open,
+    SessionListTarget,
+    SessionTarget,
+    Target,
+)
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+
+# A crumb: its label, and the place it goes back to (None: not clickable).
+Crumb = tuple[str, Target | None]
+
+
+class DrilldownScreen(Screen):
+    """Base for SessionScreen, RoundScreen and DocumentScreen."""
+
+    CSS_PATH = Path(__file__).with_name("drilldown.tcss")
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="drill.back"),
+        Binding("q", "app.quit", "Quit", id="drill.quit"),
+    ]
+
+    def __init__(self, session_id: str) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.removed = False
+        self._crumb_targets: list[Target | None] = []
+
+    # -- the session ------------------------------------------------------------------------
+
+    @property
+    def view(self) -> SessionView | None:
+        sessions = getattr(self.app, "sessions", None) or {}
+        return sessions.get(self.session_id)
+
+    def now(self) -> datetime:
+        return self.app.now()
+
+    def on_mount(self) -> None:
+        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        theme_signal = getattr(self.app, "theme_changed_signal", None)
+        if theme_signal is not None:
+            theme_signal.subscribe(self, self._on_theme)
+        view = self.view
+        self.removed = view is None
+        self.render_view(view, first=True)
+        self.set_removed(self.removed)
+        self.after_mount()
+
+    def after_mount(self) -> None:
+        """Called at the end of on_mount (subclasses: focus, timers)."""
+
+    def _on_sessions(self, payload: tuple[list[SessionView], list[str]]) -> None:
+        changed, removed = payload
+        if self.session_id in removed:
+            self.removed = True
+            self.set_removed(True)
+            return
+        for view in changed:
+            if view.id == self.session_id:
+                was_removed, self.removed = self.removed, False
+                self.render_view(view, first=False)
+                if was_removed:
+                    self.set_removed(False)
+                return
+
+    def _on_theme(self, _theme: object) -> None:
+        view = self.view
+        if view is not None:
+            self.render_view(view, first=False)
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        """Show `view` (None: the session is not known). Subclasses implement."""
+        raise NotImplementedError
+
+    def set_removed(self, removed: bool) -> None:
+        """Show or hide the removed note (`#removed` in the subclass' compose)."""
+        self.set_class(removed, "-removed")
+        for note in self.query("#removed"):
+            note.display = removed
+
+    # -- navigation -------------------------------------------------------------------------
+
+    @property
+    def target(self) -> Target:
+        """The place this screen shows (the router finds it in the stack by this)."""
+        raise NotImplementedError
+
+    def show_target(self, target: Target) -> bool:
+        """Show `target` in place, if this screen can (see `navigation.How`, "step")."""
+        return False
+
+    def set_crumbs(self, parts: list[Crumb]) -> None:
+        self._crumb_targets = [target for _, target in parts]
+        self.query_one(Breadcrumb).set_parts(
+            [(label, target is not None) for label, target in parts]
+        )
+
+    def session_crumbs(self) -> list[Crumb]:
+        return [
+            ("Sessions", SessionListTarget()),
+            (self.session_id, SessionTarget(self.session_id)),
+        ]
+
+    def action_back(self) -> None:
+        if len(self.app.screen_stack) > 1:
+            self.app.pop_screen()
+
+    def action_crumb(self, index: int) -> None:
+        if 0 <= index < len(self._crumb_targets):
+            target = self._crumb_targets[index]
+            if target is not None:
+                self.post_message(Open(target, how="back"))
+
+    @on(Open)
+    def _open_without_an_app_router(self, message: Open) -> None:
+        if not isinstance(self.app, Navigator):  # the app would route it: let it bubble there
+            message.stop()
+            router.navigate(self.app, message.target, message.how)

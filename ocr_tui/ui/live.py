@@ -1,0 +1,216 @@
+"""The live data behind the dashboard: the watcher, the messages it posts applied to the
+app's state, the change toasts. `OcrTuiApp` (`ocr_tui.ui.app`) builds on it with its
+screens, keys, navigation and the demo.
+
+What the screens read (`ocr_tui.ui.contract`):
+- `app.sessions: dict[str, SessionView]`: the current views, by id;
+- `app.project: Project | None`;
+- `app.now() -> datetime`: "now", from the fixed clock when one was given;
+- `app.sessions_signal`: published on the UI thread after every update with
+  `(changed: list[SessionView], removed: list[str])`;
+- `app.touched_signal`: ids of sessions whose files changed, even when their views did not.
+
+Threading: the watcher is one async worker over `ocr_tui.core.watch.watch_project` (which does
+its file IO in threads); it only posts messages (`ocr_tui.ui.messages`), and the `@on` handlers
+here mutate state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from textual import on, work
+from textual.app import App
+from textual.reactive import var
+from textual.signal import Signal
+from textual.worker import Worker, WorkerState
+
+from ocr_tui.core.engine import Engine, utcnow
+from ocr_tui.core.project import Project
+from ocr_tui.core.view import Header, SessionView
+from ocr_tui.ui.messages import (
+    HeadersChanged,
+    ProjectMissing,
+    SessionsChanged,
+    SessionsScanned,
+    WatchPolling,
+)
+from ocr_tui.ui.toasts import ChangeToasts, transitions
+
+
+class LiveApp(App[None]):
+    """The sessions of one project (or of the demo), kept current by a watcher worker."""
+
+    # "no-project" | "loading" | "ready" | "sessions-deleted" | "project-missing"
+    status: var[str] = var("loading")
+    polling: var[bool] = var(False)
+    headers: var[tuple[Header, ...]] = var(())  # project-level state of some formats
+
+    def __init__(
+        self,
+        project: Project | None,
+        *,
+        start_path: Path | None = None,
+        poll: bool = False,
+        bell: bool = False,
+        stall_after: float = 1800,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        """Nothing is watched until `start_watching`. `start_path`: where the project was
+        looked for; `poll`: poll instead of native file watching; `bell`: ring on changes;
+        `stall_after`: seconds without activity after which a running session is stalled;
+        `clock`: a fixed clock (tests, screenshots)."""
+        super().__init__()
+        self.project = project
+        self.start_path = Path(start_path) if start_path is not None else Path.cwd()
+        self.clock = clock
+        self.sessions: dict[str, SessionView] = {}
+        self.sessions_signal: Signal[tuple[list[SessionView], list[str]]] = Signal(self, "sessions")
+        # ids of sessions whose files changed (even when their views did not): open documents
+        self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
+        self.engine: Engine | None = None
+        self._poll = poll
+        self._stall_after = stall_after
+        self._stop: asyncio.Event | None = None
+        self._seen_sessions_dir = False
+        self._toasts = ChangeToasts(self, bell=bell)
+        self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
+        self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")
+
+    def now(self) -> datetime:
+        return self.clock() if self.clock is not None else utcnow()
+
+    @property
+    def fixed_clock(self) -> bool:
+        """True when a fixed clock was given: screens then start no ticking timers."""
+        return self.clock is not None
+
+    # -- lifecycle ----------------------------------------------------------------------
+
+    def on_unmount(self) -> None:
+        if self._stop is not None:
+            self._stop.set()
+
+    def start_watching(self) -> None:
+        """Watch `project` (a new watcher replaces the one running, if any)."""
+        assert self.project is not None
+        if self._stop is not None:
+            self._stop.set()
+        self._stop = asyncio.Event()
+        self.engine = Engine(self.project, stall_after=self._stall_after, clock=self.now)
+        self._watch(self.engine, self._stop)
+
+    @work(exclusive=True, group="watcher", exit_on_error=False, description="watch the sessions")
+    async def _watch(self, engine: Engine, stop: asyncio.Event) -> None:
+        from ocr_tui.core.watch import Changed, PollingFallback, Scanned, watch_project
+        from ocr_tui.core.watch import ProjectMissing as Missing
+
+        project = engine.project
+        headers: tuple[Header, ...] = ()
+        async for event in watch_project(engine, stop=stop, poll=self._poll, progressive=True):
+            now_headers = tuple(engine.headers[k] for k in sorted(engine.headers))
+            if now_headers != headers:
+                headers = now_headers
+                self.post_message(HeadersChanged(project, headers))
+            if isinstance(event, Scanned):
+                self.post_message(SessionsScanned(project, event.sessions, event.sessions_dir))
+            elif isinstance(event, Changed):
+                self.post_message(
+                    SessionsChanged(
+                        project, event.sessions, event.removed, event.sessions_dir, event.touched
+                    )
+                )
+            elif isinstance(event, Missing):
+                self.post_message(ProjectMissing(project))
+            elif isinstance(event, PollingFallback):
+                self.post_message(WatchPolling(project, event.reason))
+
+    @on(Worker.StateChanged)
+    def _watcher_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.group == "watcher":
+            self.notify(
+                f"Watching stopped: {event.worker.error}. The list is no longer updated; "
+                "restart ocr-tui.",
+                title="File watching failed",
+                severity="error",
+                timeout=30,
+                markup=False,
+            )
+
+    # -- applying watcher messages ------------------------------------------------------
+
+    def _current(self, project: Project) -> bool:
+        return project == self.project
+
+    @on(SessionsScanned)
+    def _scanned(self, message: SessionsScanned) -> None:
+        if not self._current(message.project):
+            return
+        removed = sorted(set(self.sessions) - {v.id for v in message.sessions})
+        self.sessions = {v.id: v for v in message.sessions}
+        self.unread = sum(1 for v in message.sessions if v.source == "loading")
+        self._set_dir_status(message.sessions_dir)
+        self.sessions_signal.publish((list(message.sessions), removed))
+
+    @on(SessionsChanged)
+    def _changed(self, message: SessionsChanged) -> None:
+        if not self._current(message.project):
+            return
+        events = [e for v in message.changed for e in transitions(self.sessions.get(v.id), v)]
+        for view in message.changed:
+            old = self.sessions.get(view.id)
+            if old is not None and old.source == "loading" and view.source != "loading":
+                self.unread -= 1
+            self.sessions[view.id] = view
+        for sid in message.removed:
+            gone = self.sessions.pop(sid, None)
+            if gone is not None and gone.source == "loading":
+                self.unread -= 1
+        self._set_dir_status(message.sessions_dir)
+        self.sessions_signal.publish((list(message.changed), list(message.removed)))
+        if message.touched:
+            self.touched_signal.publish(message.touched)
+        self._toasts.announce(events)
+
+    @on(HeadersChanged)
+    def _headers_changed(self, message: HeadersChanged) -> None:
+        if self._current(message.project):
+            self.headers = message.headers
+
+    @on(ProjectMissing)
+    def _project_missing(self, message: ProjectMissing) -> None:
+        if not self._current(message.project):
+            return
+        removed = sorted(self.sessions)
+        self.sessions = {}
+        self.status = "project-missing"
+        self.sessions_signal.publish(([], removed))
+
+    @on(WatchPolling)
+    def _polling(self, message: WatchPolling) -> None:
+        if not self._current(message.project):
+            return
+        self.polling = True
+        self.notify(message.reason, title="Polling for changes", severity="warning", markup=False)
+
+    def switch_project(self, project: Project) -> None:
+        """Watch `project` instead: every session of the one before is removed."""
+        removed = sorted(self.sessions)
+        self.sessions = {}
+        self.headers = ()
+        self.project = project
+        self.polling = False
+        self._seen_sessions_dir = False
+        self.status = "loading"
+        self.sessions_signal.publish(([], removed))
+        self.start_watching()
+
+    def _set_dir_status(self, sessions_dir: bool) -> None:
+        if sessions_dir:
+            self._seen_sessions_dir = True
+            self.status = "ready"
+        else:
+            self.status = "sessions-deleted" if self._seen_sessions_dir else "ready"

@@ -1,0 +1,92 @@
+"""The router: which screen shows a navigation target, and how it is opened.
+
+Screens post `Open(target)` (`ocr_tui.ui.navigation`); the app handles it with `@on(Open)` and
+calls `navigate` here, which pushes the screen for the target, goes back to one already in the
+stack, or lets the screen below show it in place (see `navigation.How`).
+
+The table: each screen class declares the targets it shows with `@route(...)` and builds
+itself from one (`for_target`):
+
+    SessionTarget                  -> SessionScreen
+    RoundTarget                    -> RoundScreen
+    DocumentTarget, ReviewerTarget -> DocumentScreen
+    SessionListTarget              -> the bottom of the stack (the session list)
+    MapRunTarget                   -> none yet
+
+This module imports no screen, so every screen can use it: the screens register themselves
+when they are imported, and the app imports every screen it opens. A screen in the stack says
+what it shows through its `target` property; one without (the list) stands for the session
+list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol, TypeVar
+
+from textual.app import App
+from textual.screen import Screen
+
+from ocr_tui.ui.navigation import How, SessionListTarget, Target
+
+
+class Routable(Protocol):
+    @classmethod
+    def for_target(cls, target: Target) -> Screen: ...
+
+
+R = TypeVar("R", bound=type[Routable])
+
+_SCREENS: dict[type[Target], type[Routable]] = {}
+
+
+def route(*kinds: type[Target]) -> Callable[[R], R]:
+    """Class decorator: the screen shows targets of these types."""
+
+    def register(cls: R) -> R:
+        for kind in kinds:
+            _SCREENS[kind] = cls
+        return cls
+
+    return register
+
+
+def screen_for(target: Target) -> Screen | None:
+    """A new screen showing `target`, or None if no screen shows targets of its type."""
+    cls = _SCREENS.get(type(target))
+    return cls.for_target(target) if cls is not None else None
+
+
+def navigate(app: App, target: Target, how: How = "push") -> bool:
+    """Show `target` (see `navigation.How`). False if nothing could show it."""
+    if how == "back" or isinstance(target, SessionListTarget):
+        if _back_to(app, target):
+            return True
+    elif how == "step":
+        below = app.screen_stack[-2] if len(app.screen_stack) > 1 else None
+        show = getattr(below, "show_target", None)
+        if show is not None and show(target):
+            app.pop_screen()
+            return True
+    screen = screen_for(target)
+    if screen is None:
+        return False
+    if how == "push":
+        app.push_screen(screen)
+    else:
+        app.switch_screen(screen)
+    return True
+
+
+def _back_to(app: App, target: Target) -> bool:
+    """Pop back to the nearest screen below the current one that shows `target`."""
+    stack = app.screen_stack
+    for depth, screen in enumerate(reversed(stack)):
+        if depth == 0:
+            continue  # the current screen
+        shown = getattr(screen, "target", None)
+        if shown == target or (isinstance(target, SessionListTarget) and shown is None):
+            for _ in range(depth):
+                app.pop_screen()
+            return True
+    return False

@@ -1,0 +1,71 @@
+"""What the session list says when it has no rows to show, and what to do about it."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ocr_tui.ui import fmt
+from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.listing import ListQuery
+from ocr_tui.ui.style import KEY
+
+
+class EmptyState(Static):
+    """`show(app, ...)`: no project, reading, `.ocr` deleted, no sessions yet, none match."""
+
+    def show(self, app: Dashboard, query: ListQuery) -> None:
+        self.update(empty_message(app, query))
+
+
+def empty_message(app: Dashboard, query: ListQuery) -> Content:
+    """Why the list shows nothing (`query`: what it is narrowed to), and what to do."""
+    demo = Content.assemble("Press ", ("d", KEY), " to start a live demo in a temporary project.")
+    if app.project is None:
+        where = fmt.display_path(app.start_path)
+        return _message(
+            "No OCR project found",
+            f"Looked for a .ocr/ directory in {where} and in every directory above it.",
+            "Run ocr-tui inside a project where Open Code Review is set up, "
+            "or pass the project's path: ocr-tui PATH",
+            demo,
+        )
+    sessions_dir = fmt.display_path(app.project.sessions_dir)
+    if app.status == "loading":
+        return _message("Reading sessions…", f"Looking in {sessions_dir}")
+    if app.status == "project-missing":
+        return _message(
+            "The .ocr directory was deleted",
+            f"{fmt.display_path(app.project.ocr_dir)} is gone. We keep waiting for it, "
+            "and show its sessions as soon as it comes back.",
+        )
+    if app.status == "sessions-deleted":
+        return _message(
+            "The sessions directory was deleted",
+            f"{sessions_dir} is gone. We keep waiting for it, and show sessions again "
+            "as soon as it comes back.",
+        )
+    if not app.sessions:
+        return _message(
+            "No sessions yet",
+            f"Watching {sessions_dir}",
+            "A session appears here as soon as a review starts: run /ocr-review "
+            "(or /ocr-map) in your coding agent, in this project.",
+            demo,
+        )
+    hints: list[str | Content] = []
+    if query.filter != "all":
+        hints.append(Content.assemble("Press ", ("1", KEY), " to show all sessions."))
+    if query.format != "all":
+        hints.append(Content.assemble("Press ", ("t", KEY), " to change the format shown."))
+    if query.search:
+        hints.append(Content.assemble("Press ", ("Esc", KEY), " to clear the search."))
+    return _message("No sessions match", "Nothing matches the filter and search above.", *hints)
+
+
+def _message(title: str, *lines: str | Content) -> Content:
+    parts: list[Content] = [Content.styled(title, "bold $text-accent"), Content("")]
+    for line in lines:
+        parts.append(line if isinstance(line, Content) else Content(line))
+        parts.append(Content(""))
+    return Content("\n").join(parts[:-1])

@@ -1,0 +1,32 @@
+"""The line over the session list: what is shown (filter, format, search, sort) and how many."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from ocr_tui.ui import fmt
+from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.listing import SORTS, ListQuery
+from ocr_tui.ui.style import KEY
+
+
+class FilterBar(Static):
+    """`Filter: active · search: 'auth' · sort: last activity · 3 of 12 sessions`."""
+
+    def show(self, app: Dashboard, query: ListQuery, *, shown: int, several_formats: bool) -> None:
+        """`shown`: how many sessions the list shows."""
+        total, unread = len(app.sessions), app.unread
+        parts: list[str | tuple[str, str]] = [("Filter: ", "$text-muted"), (query.filter, KEY)]
+        if query.format != "all" or several_formats:
+            name = "all" if query.format == "all" else fmt.framework_label(query.format)
+            parts += [(" · format: ", "$text-muted"), (name, KEY)]
+        if query.search:
+            search = fmt.safe(query.search, 40)
+            parts += [(" · search: ", "$text-muted"), (f"'{search}'", KEY)]
+        parts += [(" · sort: ", "$text-muted"), (SORTS[query.sort], KEY)]
+        noun = "session" if total == 1 else "sessions"
+        parts += [(" · ", "$text-muted"), f"{shown} of {total} {noun}"]
+        if unread > 0:
+            parts += [(" · ", "$text-muted"), (f"reading {unread:,} more…", KEY)]
+        self.update(Content.assemble(*parts))
