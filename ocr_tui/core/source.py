@@ -2,7 +2,7 @@
 
 A Source knows where its sessions live under a project root (and elsewhere, such as /tmp),
 how to list them cheaply, which session a changed path belongs to, and how to derive the
-common `SessionView` from one session's files. The engine owns the views and the watcher;
+common `SessionView` from one session's files. The engine owns the views (the watcher only paths);
 sources own formats. Sources never import Textual, never write to the user's tree, and never
 raise on bad input: a session whose files cannot be read is still a view, with `problems`.
 
