@@ -320,7 +320,7 @@ def test_watch_ends_when_a_callback_cannot_write(
 ) -> None:
     """asyncio only logs what a callback raises: `watch` still ends at once, as for its own
     writes (a closed pipe quietly, any other error in one line)."""
-    from ocr_tui import cli
+    from ocr_tui import cli, watch_stream
 
     class Failing(io.StringIO):
         def write(self, text: str) -> int:
@@ -330,7 +330,7 @@ def test_watch_ends_when_a_callback_cannot_write(
         asyncio.get_running_loop().call_soon(lambda: print("a line from a callback"))
         await asyncio.sleep(60)
 
-    monkeypatch.setattr(cli, "_stream", stream)
+    monkeypatch.setattr(watch_stream, "stream_jsonl", stream)
     monkeypatch.setattr(sys, "stdout", Failing())
     start = time.monotonic()
     assert cli.main(["watch", "--jsonl", str(small)]) == expected

@@ -1,0 +1,144 @@
+"""`ocr-tui watch --jsonl`: session changes as JSON lines on stdout (schema in README), until
+the project's watch ends, stdout's reader goes away, or a write fails, however it fails (see
+`run_stream`). How the command then ends is `ocr_tui.stdout`'s."""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import os
+import signal
+import stat
+import sys
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+from ocr_tui.stdout import is_output_error, terminate
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Coroutine
+
+    from ocr_tui.core.project import Project
+
+    Stream = Callable[[Project, argparse.Namespace], Coroutine[object, object, None]]
+
+
+async def stream_jsonl(project: Project, args: argparse.Namespace) -> None:
+    """Write the project's sessions, then every change to them, one JSON object a line."""
+    from ocr_tui.core.engine import Engine, encode_json
+    from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
+
+    engine = Engine(project, stall_after=args.stall_after)
+    out = sys.stdout
+
+    def emit(obj: dict) -> None:
+        out.write(encode_json(obj) + "\n")
+        out.flush()
+
+    only = set(args.session or ())
+
+    def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
+        return not only or sid in only
+
+    headers_seen = 0
+    async for ev in watch_project(engine, poll=args.poll):
+        if engine.headers_version != headers_seen:  # a format's project-level state changed
+            headers_seen = engine.headers_version
+            emit(
+                {"type": "headers", "headers": [engine.headers[k] for k in sorted(engine.headers)]}
+            )
+        if isinstance(ev, Scanned):
+            for v in ev.sessions:
+                if wanted(v.id):
+                    emit({"type": "snapshot", "session": v})
+            if not ev.sessions_dir:
+                emit({"type": "waiting", "path": str(project.sessions_dir)})
+        elif isinstance(ev, Changed):
+            for sid in ev.removed:
+                if wanted(sid):
+                    emit({"type": "removed", "id": sid})
+            for v in ev.sessions:
+                if wanted(v.id):
+                    emit({"type": "changed", "session": v})
+        elif isinstance(ev, ProjectMissing):
+            emit({"type": "waiting", "path": str(project.ocr_dir)})
+        elif isinstance(ev, PollingFallback):
+            emit({"type": "polling", "reason": ev.reason})
+
+
+def pipe_fd(stream) -> int | None:
+    """The fd of `stream` when it is the write-only end of a pipe: the event loop can then be
+    told when the reader closes it (the write end then polls as an error)."""
+    try:
+        import fcntl
+
+        fd = stream.fileno()
+        if not stat.S_ISFIFO(os.fstat(fd).st_mode):
+            return None
+        if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE != os.O_WRONLY:
+            return None  # also readable (`1<>fifo`): our own lines would look like the signal
+    except (AttributeError, ImportError, OSError, ValueError):
+        return None
+    return fd
+
+
+async def run_stream(project: Project, args: argparse.Namespace, stream: Stream) -> None:
+    """`stream` until it ends or fails. It also ends, with the same errors a write raises,
+    when the reader of stdout goes away while nothing is being written (`| head -n 1` after
+    the first lines: a watch would otherwise wait for the next change to learn it), and when a
+    write to stdout fails in a callback of the loop (asyncio would only log that)."""
+    loop = asyncio.get_running_loop()
+    failed: asyncio.Future = loop.create_future()
+
+    def fail(exc: BaseException) -> None:
+        if not failed.done():
+            failed.set_exception(exc)
+
+    def on_loop_error(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+        exc = context.get("exception")
+        if exc is not None and is_output_error(exc):
+            fail(exc)
+        else:
+            loop.default_exception_handler(context)
+
+    loop.set_exception_handler(on_loop_error)
+    fd = pipe_fd(sys.stdout)
+    if fd is not None:
+
+        def reader_gone() -> None:
+            loop.remove_reader(fd)
+            fail(BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE)))
+
+        try:
+            loop.add_reader(fd, reader_gone)
+        except (NotImplementedError, OSError, ValueError):  # no poll on it (Windows, ...)
+            fd = None
+    task = asyncio.ensure_future(stream(project, args))
+    try:
+        await asyncio.wait({task, failed}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if fd is not None:
+            loop.remove_reader(fd)
+        if not failed.done():
+            failed.cancel()  # a failure while winding down is not news
+        if not task.done():
+            task.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await task  # ended for `failed`, or we are cancelled: how is not news
+        # Taken here, so asyncio never logs "exception was never retrieved" at exit (a
+        # KeyboardInterrupt in `task` leaves the loop at once, its task still holding it).
+        errors = [f.exception() for f in (failed, task) if f.done() and not f.cancelled()]
+    for exc in errors:
+        if exc is not None:
+            raise exc
+
+
+def run_watch(project: Project, args: argparse.Namespace, stream: Stream | None = None) -> None:
+    """`run_stream` (of `stream_jsonl` unless told otherwise) in its own event loop; SIGTERM
+    stops it as Ctrl-C does (`Terminated`)."""
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        asyncio.run(run_stream(project, args, stream or stream_jsonl))
+    finally:
+        signal.signal(signal.SIGTERM, previous)
