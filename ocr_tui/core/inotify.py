@@ -6,105 +6,85 @@ low idle cost costs latency. inotify itself is event-driven: the file descriptor
 readable when something changes, so this watcher costs nothing while idle and reports a change
 within a few milliseconds. watchfiles remains the backend for polling and other platforms.
 
+The system calls and the parsing of events are inotify_simple's (issue 11); what is ours is on
+top: the recursive arming, the overflow and watch-limit handling, and the batching.
+
 Yields batches in watchfiles' shape: `set[tuple[Change, str]]`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ctypes
-import ctypes.util
 import errno
 import os
-import struct
 import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import suppress
+from functools import cache
+from types import SimpleNamespace
 
 from watchfiles import Change
 
-IN_MODIFY = 0x002
-IN_ATTRIB = 0x004
-IN_CLOSE_WRITE = 0x008
-IN_MOVED_FROM = 0x040
-IN_MOVED_TO = 0x080
-IN_CREATE = 0x100
-IN_DELETE = 0x200
-IN_DELETE_SELF = 0x400
-IN_MOVE_SELF = 0x800
-IN_Q_OVERFLOW = 0x4000
-IN_IGNORED = 0x8000
-IN_ONLYDIR = 0x01000000
-IN_DONT_FOLLOW = 0x02000000
-IN_EXCL_UNLINK = 0x04000000
-IN_ISDIR = 0x40000000
-IN_NONBLOCK = 0o4000
-IN_CLOEXEC = 0o2000000
-
-MASK = (
-    IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_CREATE
-    | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR | IN_DONT_FOLLOW | IN_EXCL_UNLINK
-)  # fmt: skip
-_HEADER = struct.Struct("iIII")
 OVERFLOW = "<overflow>"
 
-_libc = None
+
+@cache
+def _lib():
+    """The inotify_simple module, or None off Linux or when it cannot be imported."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import inotify_simple
+    except (ImportError, OSError):
+        return None
+    return inotify_simple
 
 
 def available() -> bool:
-    return sys.platform.startswith("linux") and _load() is not None
-
-
-def _load():
-    global _libc
-    if _libc is None:
-        try:
-            lib = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-            lib.inotify_init1.argtypes = [ctypes.c_int]
-            lib.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
-            lib.inotify_rm_watch.argtypes = [ctypes.c_int, ctypes.c_int]
-            _libc = lib
-        except (OSError, AttributeError):
-            _libc = False
-    return _libc or None
+    return _lib() is not None
 
 
 class Inotify:
     """Recursive watch of one directory tree (symbolic links are not followed)."""
 
     def __init__(self, root: str, accept: Callable[[str], bool] | None = None) -> None:
-        lib = _load()
+        lib = _lib()
         if lib is None:
             raise OSError(errno.ENOSYS, "inotify is not available")
-        self.lib = lib
+        # the flags as plain ints: looking up an IntEnum member costs ~70 ns, per event
+        self.flags = f = SimpleNamespace(**{k: int(v) for k, v in lib.flags.__members__.items()})
+        self.mask = (
+            f.MODIFY | f.ATTRIB | f.CLOSE_WRITE | f.MOVED_FROM | f.MOVED_TO | f.CREATE | f.DELETE
+            | f.DELETE_SELF | f.MOVE_SELF | f.ONLYDIR | f.DONT_FOLLOW | f.EXCL_UNLINK
+        )  # fmt: skip
         self.root = root
         self.accept = accept or (lambda _p: True)
-        fd = lib.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
-        if fd < 0:
-            e = ctypes.get_errno()
-            raise OSError(e, f"inotify_init1: {os.strerror(e)}")
-        self.fd = fd
+        try:
+            self.ino = lib.INotify(nonblocking=True)  # CLOEXEC: not inheritable by default
+        except AttributeError as e:  # a C library without inotify_init1
+            raise OSError(errno.ENOSYS, "inotify is not available") from e
+        self.fd = self.ino.fileno()
         self.paths: dict[int, str] = {}
         self.wds: dict[str, int] = {}
-        if not os.path.isdir(root):
+        try:
+            if not os.path.isdir(root):
+                raise FileNotFoundError(errno.ENOENT, "No such directory", root)
+            self._add_tree(root, report=None)
+        except BaseException:
             self.close()
-            raise FileNotFoundError(errno.ENOENT, "No such directory", root)
-        self._add_tree(root, report=None)
+            raise
 
     def close(self) -> None:
-        if self.fd >= 0:
-            with suppress(OSError):
-                os.close(self.fd)
-            self.fd = -1
+        self.ino.close()  # idempotent
 
     def _add(self, path: str) -> bool:
-        wd = self.lib.inotify_add_watch(self.fd, os.fsencode(path), MASK)
-        if wd < 0:
-            e = ctypes.get_errno()
-            if e in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+        try:
+            wd = self.ino.add_watch(path, self.mask)
+        except OSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
                 return False  # gone already, or not ours to read: nothing to watch
-            raise OSError(e, f"cannot watch {path}: {os.strerror(e)}")  # ENOSPC: the limit
+            raise OSError(e.errno, f"cannot watch {path}: {e.strerror}") from None  # ENOSPC
         self.paths[wd] = path
         self.wds[path] = wd
         return True
@@ -131,45 +111,39 @@ class Inotify:
 
     def read(self) -> set[tuple[Change, str]]:
         """Drain pending events (non-blocking)."""
+        f = self.flags
         out: set[tuple[Change, str]] = set()
         while True:
             try:
-                data = os.read(self.fd, 65536)
-            except BlockingIOError:
+                events = self.ino.read(timeout=0)
+            except (OSError, ValueError):  # ValueError: closed
                 return out
-            except OSError:
+            if not events:
                 return out
-            if not data:
-                return out
-            off = 0
-            while off + _HEADER.size <= len(data):
-                wd, mask, _cookie, length = _HEADER.unpack_from(data, off)
-                off += _HEADER.size
-                raw = data[off : off + length].rstrip(b"\0")
-                off += length
-                if mask & IN_Q_OVERFLOW:
+            for wd, mask, _cookie, name in events:
+                if mask & f.Q_OVERFLOW:
                     out.add((Change.modified, OVERFLOW))
                     continue
                 base = self.paths.get(wd)
                 if base is None:
                     continue
-                if mask & IN_IGNORED:
+                if mask & f.IGNORED:
                     self.paths.pop(wd, None)
                     if self.wds.get(base) == wd:
                         del self.wds[base]
                     continue
-                if mask & (IN_DELETE_SELF | IN_MOVE_SELF):
+                if mask & (f.DELETE_SELF | f.MOVE_SELF):
                     if base == self.root:
                         out.add((Change.deleted, base))
                     continue
-                path = os.path.join(base, os.fsdecode(raw)) if raw else base
-                if mask & (IN_CREATE | IN_MOVED_TO):
+                path = os.path.join(base, name) if name else base
+                if mask & (f.CREATE | f.MOVED_TO):
                     change = Change.added
-                    if mask & IN_ISDIR:
+                    if mask & f.ISDIR:
                         self._add_tree(path, out)
-                elif mask & (IN_DELETE | IN_MOVED_FROM):
+                elif mask & (f.DELETE | f.MOVED_FROM):
                     change = Change.deleted
-                    if mask & IN_ISDIR:
+                    if mask & f.ISDIR:
                         self._forget(path)
                 else:
                     change = Change.modified
@@ -181,8 +155,8 @@ class Inotify:
         for p in [p for p in self.wds if p == top or p.startswith(prefix)]:
             wd = self.wds.pop(p)
             self.paths.pop(wd, None)
-            with suppress(Exception):
-                self.lib.inotify_rm_watch(self.fd, wd)
+            with suppress(OSError, ValueError):
+                self.ino.rm_watch(wd)
 
 
 async def ainotify(
