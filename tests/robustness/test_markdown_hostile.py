@@ -207,7 +207,7 @@ def test_an_unclosed_comment_hides_the_rest_like_an_unclosed_fence():
 def _other_patterns():
     from ocr_tui.core.lenient import blank_view
     from ocr_tui.formats.codeflow.model import id_date
-    from ocr_tui.formats.idumb import derive as derive_idumb
+    from ocr_tui.formats.idumb import derive_shared as derive_idumb
     from ocr_tui.formats.idumb.model import phase_position
     from ocr_tui.formats.ocr.derive import _DATE_PREFIX
     from ocr_tui.ui import fmt

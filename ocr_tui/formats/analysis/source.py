@@ -7,65 +7,30 @@ directories whose `config.output_directory` (or `session_directory`) is inside t
 The temp directory is not watched recursively: `poll` scans it (cheap, cached by mtime) and the
 sessions found there are offered to the watcher by `extra_watch_dirs`.
 
-Keys (the sessions' ids): a session's own `session_id`, or, when it has none fit to be an id,
-its directory's name (relative to the project root for the project's directories). A key
-does not change while its file is rewritten: a state that cannot be read at the moment (empty,
-half-written, no `session_id`) keeps the directory's last key. Two sessions with the same
-`session_id` (a session and a copy of it) are two keys: the one that held the id keeps it, the
-other (the one listed later) gets `~2`, `~3`..., and a problem that says so. A session whose
-directory is renamed (the skill's archiving) keeps its key and follows its directory. So
-listing reads each state file's `session_id` (a few files; cached by the file's stat).
+Finding the sessions and keying them by their `session_id` is `listing.py`'s (its docstring
+says how keys stay stable); resolving the documents a state names is `documents.py`'s. This
+module reads one session and hands it to `derive.py`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ocr_tui.core.safe_read import inside, read_capped, read_tail
+from ocr_tui.core.safe_read import read_tail
 from ocr_tui.core.source import Source, Touch
 from ocr_tui.core.textdecode import decode_text
-from ocr_tui.core.textsafe import name_key
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.analysis import derive as D
 from ocr_tui.formats.analysis import model as A
+from ocr_tui.formats.analysis.documents import Documents
+from ocr_tui.formats.analysis.listing import MAX_ID, PRIMARY, STATE, Listing, read_state, usable_id
 
-PRIMARY = ".scientific-analysis-session"
-ARCHIVE = PRIMARY + ".archive"
-TMP_PREFIX = "scientific-analysis-architect-session-"
-STATE = D.STATE
 ERRORS_LOG = ("logs", "errors.log")
 LOG_TAIL = 64 * 1024  # bytes read from the end of logs/errors.log
 LOG_LINES = 50  # errors.log entries kept
-MAX_NEST = 3  # .archive/.scientific-analysis-session/... (a second rename lands inside)
-MAX_ID = 100  # a longer session_id is not used as an id
-DUP = "~"  # `session-…~2`: the second session listed with the same session_id
-
-
-def usable_id(raw: object) -> str | None:
-    """`raw` (a state's `session_id`) when it is fit to be an id: one printable word of at
-    most MAX_ID characters (no spaces, control characters or bidi overrides); else None."""
-    if not isinstance(raw, str):
-        return None
-    text = raw.strip()
-    if not text or len(text) > MAX_ID or not text.isprintable():
-        return None
-    if any(c.isspace() for c in text):
-        return None
-    return text
-
-
-@dataclass
-class _Peek:
-    """What listing needs of a state file: its session_id (raw), its directories, whether
-    it could be read at all."""
-
-    read: bool
-    session_id: object = None
-    dirs: tuple = ()
 
 
 class AnalysisSource(Source):
@@ -75,23 +40,10 @@ class AnalysisSource(Source):
 
     def __init__(self, root: Path, *, tmp_dir: Path | str | None = None, **kwargs) -> None:
         super().__init__(root, **kwargs)
-        self.primary = root / PRIMARY
-        self.archive = root / ARCHIVE
-        self.tmp_dir = Path(tmp_dir or os.environ.get("OCR_TUI_ANALYSIS_TMP") or "/tmp")
-        tops = {os.path.normpath(os.path.abspath(root))}
-        try:
-            tops.add(os.path.realpath(root))
-        except (OSError, ValueError):
-            pass
-        self._tops = tuple(tops)
-        self._tmp: dict[str, Path] = {}  # dir name -> temp session dir of this project
-        self._tmp_names: list[str] | None = None
-        self._tmp_sig: tuple | None = None
-        self._seen: dict[str, tuple[tuple | None, bool]] = {}  # name -> (state stat, belongs)
+        tmp = Path(tmp_dir or os.environ.get("OCR_TUI_ANALYSIS_TMP") or "/tmp")
+        self.listing = Listing(root, tmp)
+        self.primary, self.archive, self.tmp_dir = self.listing.primary, self.listing.archive, tmp
         self._expiry: dict[str, datetime] = {}
-        self._peeks: dict[Path, tuple[tuple | None, _Peek]] = {}  # dir -> (state stat, peek)
-        self._keys: dict[Path, tuple[str, str]] = {}  # dir -> (its key, the id it stands for)
-        self._notes: dict[Path, str] = {}  # dir -> why its key is not its session_id
 
     # -- where ------------------------------------------------------------------------------
 
@@ -99,198 +51,16 @@ class AnalysisSource(Source):
         return [self.primary, self.archive]
 
     def extra_watch_dirs(self) -> list[Path]:
-        if self._tmp_names is None:
-            self._refresh_tmp()
-        return list(self._tmp.values())  # the engine keeps the existing ones
+        return self.listing.temp_dirs()  # the engine keeps the existing ones
 
     def list_sessions(self) -> dict[str, Path]:
-        dirs: list[tuple[Path, str]] = []  # (session dir, its name when it has no usable id)
-        if os.path.isdir(self.primary):  # os.path: False on any OSError, never raises
-            dirs.append((self.primary, PRIMARY))
-        d, n, name = self.archive, 1, ARCHIVE
-        while n <= MAX_NEST and os.path.isdir(d) and (n == 1 or os.path.isfile(d / STATE)):
-            dirs.append((d, name))
-            d, n, name = d / PRIMARY, n + 1, f"{name}/{PRIMARY}"
-        self._refresh_tmp()
-        dirs += [(path, name_key(name)) for name, path in sorted(self._tmp.items())]
-        return self._assign(dirs)
-
-    def _assign(self, dirs: list[tuple[Path, str]]) -> dict[str, Path]:
-        """Each session dir's key: see the module's docstring. A dir whose last key still
-        stands for what its state says (or whose state cannot be read now) keeps it; the
-        others, in listing order, take their id, or the first free `id~N`."""
-        wants: list[tuple[Path, str, str | None]] = []  # (dir, the id it wants, its last key)
-        for d, fallback in dirs:
-            sid = usable_id(self._peek(d).session_id)
-            old = self._keys.get(d)
-            # No id now (being rewritten, or written without one): the dir's session is the
-            # one it was. Only another session_id makes it another session.
-            want = sid or (old[1] if old is not None else fallback)
-            wants.append((d, want, old[0] if old is not None and old[1] == want else None))
-        keys: dict[Path, tuple[str, str]] = {}
-        taken: dict[str, Path] = {}
-
-        def take(d: Path, key: str, want: str) -> None:
-            keys[d] = (key, want)
-            taken[key] = d
-
-        for d, want, last in wants:  # the dirs that hold their id keep it
-            if last == want:
-                take(d, want, want)
-        for d, want, last in wants:  # those listed as `id~N`: the id if it is free now
-            if last is not None and d not in keys:
-                if want not in taken:
-                    take(d, want, want)
-                elif last not in taken:
-                    take(d, last, want)
-        for d, want, _ in wants:  # the others, in listing order: the id, or `id~N`
-            if d not in keys:
-                key, n = want, 1
-                while key in taken:
-                    n += 1
-                    key = f"{want}{DUP}{n}"
-                take(d, key, want)
-        notes: dict[Path, str] = {}
-        for d, (key, want) in keys.items():
-            if key != want:
-                where = self._where(taken[want])
-                notes[d] = (
-                    f"session_id {want} is also the id of the session in {where}: listed as {key}"
-                )
-        self._keys, self._notes = keys, notes
-        names = set(self._tmp_names or ())
-        self._peeks = {
-            d: v
-            for d, v in self._peeks.items()
-            if d in keys or (d.parent == self.tmp_dir and d.name in names)
-        }
-        return {key: d for d, (key, _) in keys.items()}
-
-    def _peek(self, d: Path) -> _Peek:
-        """The state's session_id and directories, cached by the state file's stat."""
-        try:
-            st = os.stat(d / STATE)
-            sig: tuple | None = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-        except OSError:
-            sig = None
-        got = self._peeks.get(d)
-        if got is not None and got[0] == sig and sig is not None:
-            return got[1]
-        peek = _Peek(read=False)
-        if sig is not None:
-            try:
-                data = _read_state(d / STATE, [])[0]
-                state = A.decode_state(data, []) if data else None
-            except Exception:  # a reader's bug shows when the session is derived
-                state = None
-            if state is not None:
-                dirs = (state.config.output_directory, state.config.session_directory)
-                peek = _Peek(read=True, session_id=state.session_id, dirs=dirs)
-        self._peeks[d] = (sig, peek)
-        return peek
-
-    def _where(self, d: Path) -> str:
-        try:
-            return str(d.relative_to(self.root))
-        except ValueError:
-            return str(d)
+        return self.listing.list_sessions()
 
     def poll(self) -> bool:
-        return self._refresh_tmp()
+        return self.listing.refresh_tmp()
 
     def touched(self, paths: Iterable[Path]) -> Touch:
-        t = Touch()
-        for path in paths:
-            if path in (self.primary, self.archive) or self.primary.is_relative_to(path):
-                t.relist = True
-            in_project = path.is_relative_to(self.primary) or path.is_relative_to(self.archive)
-            if path.is_relative_to(self.archive):
-                parts = path.relative_to(self.archive).parts
-                depth = 1
-                while len(parts) > 0 and parts[0] == PRIMARY and depth < MAX_NEST:
-                    if parts[1:] in ((), (STATE,)):  # a nested dir or its state file came/went
-                        t.relist = True
-                    parts, depth = parts[1:], depth + 1
-            elif not in_project and path.is_relative_to(self.tmp_dir):
-                parts = path.relative_to(self.tmp_dir).parts
-                if not parts or not parts[0].startswith(TMP_PREFIX):
-                    continue
-                if parts[1:] in ((), (STATE,)):  # a session dir or its state: its owner may change
-                    self._tmp_sig = None
-                    t.relist = True
-            owner = self._owner(path)
-            if owner is None:
-                t.relist = t.relist or in_project  # a session dir not listed yet
-                continue
-            t.keys.add(self._keys[owner][0])
-            if path == owner / STATE and not t.relist:
-                # A state rewritten with another session_id holds another session: list again.
-                sid = usable_id(self._peek(owner).session_id)
-                if sid is not None and sid != self._keys[owner][1]:
-                    t.relist = True
-        return t
-
-    def _owner(self, path: Path) -> Path | None:
-        """The listed session dir that holds `path` (the deepest: archives nest)."""
-        best = None
-        for d in self._keys:
-            if path.is_relative_to(d) and (best is None or len(d.parts) > len(best.parts)):
-                best = d
-        return best
-
-    def _refresh_tmp(self) -> bool:
-        """Rescan the temp dir when its mtime changed; re-check a candidate's owner when its
-        state file changed. True when the set of this project's temp sessions changed."""
-        try:
-            st = os.stat(self.tmp_dir)
-            sig: tuple | None = (st.st_mtime_ns, st.st_ino)
-        except OSError:
-            sig = None
-        if sig != self._tmp_sig or self._tmp_names is None:
-            self._tmp_sig = sig
-            names: list[str] = []
-            if sig is not None:
-                try:
-                    with os.scandir(self.tmp_dir) as it:
-                        for e in it:
-                            if e.name.startswith(TMP_PREFIX) and e.is_dir(follow_symlinks=False):
-                                names.append(e.name)
-                except OSError:
-                    names = []
-            self._tmp_names = names
-            self._seen = {n: v for n, v in self._seen.items() if n in names}
-        found: dict[str, Path] = {}
-        for name in self._tmp_names:
-            d = self.tmp_dir / name
-            try:
-                fst = os.stat(d / STATE)
-                fsig: tuple | None = (fst.st_mtime_ns, fst.st_size, fst.st_ino)
-            except OSError:
-                fsig = None
-            seen = self._seen.get(name)
-            if seen is None or seen[0] != fsig:
-                seen = (fsig, fsig is not None and self._belongs(d))
-                self._seen[name] = seen
-            if seen[1]:
-                found[name] = d
-        changed = found != self._tmp
-        self._tmp = found
-        return changed
-
-    def _belongs(self, d: Path) -> bool:
-        for p in self._peek(d).dirs:
-            if isinstance(p, str) and os.path.isabs(p) and self._in_root(p):
-                return True
-        return False
-
-    def _in_root(self, p: str) -> bool:
-        norm = os.path.normpath(p)
-        if not inside(norm, self._tops):
-            return False
-        try:
-            return inside(os.path.realpath(norm), self._tops)
-        except (OSError, ValueError):
-            return False
+        return self.listing.touched(paths)
 
     # -- what -------------------------------------------------------------------------------
 
@@ -300,9 +70,9 @@ class AnalysisSource(Source):
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
-        if path in self._notes:  # another session has its session_id
-            problems.append(self._notes[path])
-        data, st = _read_state(path / STATE, problems)
+        if path in self.listing.notes:  # another session has its session_id
+            problems.append(self.listing.notes[path])
+        data, st = read_state(path / STATE, problems)
         state = A.decode_state(data, problems) if data is not None else None
         sid = state.session_id if state is not None else None
         if sid is not None and sid.strip() and usable_id(sid) is None:
@@ -315,7 +85,8 @@ class AnalysisSource(Source):
         log = _tail_errors(path.joinpath(*ERRORS_LOG), problems)
         output_dir = state.config.output_directory if state is not None else None
         mtime = st.st_mtime if st is not None else None
-        read = D.Read(state, log, mtime, _Docs(self, path, output_dir), *self._kind(path))
+        docs = Documents(self.listing, path, output_dir)
+        read = D.Read(state, log, mtime, docs, *self.listing.kind(path))
         view, expiry = D.build(key, path, now, read, problems, self.stall_after)
         if expiry is not None:
             self._expiry[str(path)] = expiry
@@ -323,62 +94,9 @@ class AnalysisSource(Source):
             self._expiry.pop(str(path), None)
         return view
 
-    def _kind(self, path: Path) -> tuple[bool, bool]:
-        """(archived, temp) by where the session dir is: in the project's archive or named
-        `*.archive`; in the temp dir."""
-        temp = path in self._tmp.values()
-        archived = path.is_relative_to(self.archive) or (temp and path.name.endswith(".archive"))
-        return archived, temp
-
 
 def _quote(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
-
-
-class _Docs:
-    """Output paths as documents relative to the session dir: relative paths are looked up in
-    the session dir, then the output directory (when inside the project), then the project
-    root; absolute ones are kept when inside the project root or the session dir. Markdown
-    files that exist are offered; `missing` counts the others."""
-
-    def __init__(self, src: AnalysisSource, session: Path, output_dir: str | None) -> None:
-        self.session = os.path.normpath(os.path.abspath(session))
-        self.real_session = os.path.realpath(self.session)
-        bases = [self.session]
-        if output_dir and os.path.isabs(output_dir) and src._in_root(output_dir):
-            bases.append(os.path.normpath(output_dir))
-        bases.append(src._tops[0])
-        self.bases = list(dict.fromkeys(bases))
-        self.src = src
-        self.missing = 0
-        self._memo: dict[str, str | None] = {}
-
-    def get(self, raw: str) -> str | None:
-        if raw in self._memo:
-            return self._memo[raw]
-        found = None
-        if raw.lower().endswith(".md") and "\x00" not in raw:  # documents are markdown
-            for base in [""] if os.path.isabs(raw) else self.bases:
-                cand = os.path.normpath(os.path.join(base, raw))
-                if os.path.isfile(cand) and self._allowed(cand):
-                    found = os.path.relpath(cand, self.session)
-                    break
-            if found is None:
-                self.missing += 1
-        self._memo[raw] = found
-        return found
-
-    def _allowed(self, cand: str) -> bool:
-        """Inside the session dir or the project root, symbolic links resolved."""
-        try:
-            real = os.path.realpath(cand)
-        except (OSError, ValueError):
-            return False
-        return inside(real, (self.real_session, *self.src._tops))
-
-
-def _read_state(path: Path, problems: list[str]) -> tuple[bytes | None, os.stat_result | None]:
-    return read_capped(path, STATE, problems)
 
 
 def _tail_errors(path: Path, problems: list[str]) -> list[A.ErrorEntry]:

@@ -1,6 +1,7 @@
 """iDumb's view rules (seed 004): from its decoded session file and the shared files (phase
-checkpoints, halt contexts, execution metrics, v2 delegations) to a SessionView, and the
-brain's facts for the header. Pure: no IO here, the source reads the files.
+checkpoints, halt contexts, execution metrics, v2 delegations) to a SessionView. Pure: no IO
+here, the source reads the files. The shared files' facts and steps are `derive_shared.py`'s,
+the brain's facts for the header `derive_brain.py`'s.
 
 A session's state comes from idle time (`now - lastUpdated`): active < 1 h, resumable 1-48 h,
 stale > 48 h, old > 168 h and archive-eligible > 720 h (advisory). Checkpoints, halts and
@@ -10,10 +11,8 @@ name.
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 from msgspec import UNSET
@@ -23,6 +22,12 @@ from ocr_tui.core.textsafe import unsurrogate
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
 from ocr_tui.core.view import Fact, SessionView, Step
 from ocr_tui.formats.idumb import model as M
+from ocr_tui.formats.idumb.derive_shared import (
+    checkpoint_views,
+    delegation_views,
+    halt_step,
+    metrics_views,
+)
 
 FRAMEWORK = "idumb"
 H = 3600.0
@@ -232,196 +237,3 @@ def idle_state(idle: float | None) -> tuple[str, str]:
     if hours < 720:
         return "old", "bad"
     return "archive-eligible", "bad"
-
-
-def checkpoint_status(c: M.Cp, now: datetime) -> str:
-    """The stored status, re-derived: an unreadable file is corrupted, a valid one older than
-    48 h is stale (stored files keep "valid")."""
-    if c.cp is None:
-        return "corrupted"
-    status = (c.cp.status or "valid").strip() or "valid"
-    if status == "valid" and c.at is not None and now - c.at > M.CHECKPOINT_STALE:
-        return "stale"
-    return status
-
-
-def checkpoint_views(
-    cps: list[M.Cp], now: datetime, *, per_phase_only: bool = False
-) -> tuple[list[Fact], list[Step], list[datetime]]:
-    """A fact per phase (count, latest, its status), a step per checkpoint (newest first),
-    and when a valid checkpoint turns stale."""
-    facts: list[Fact] = []
-    steps: list[Step] = []
-    expiry: list[datetime] = []
-    by_phase: dict[str, list[M.Cp]] = {}
-    for c in cps:
-        by_phase.setdefault(c.phase, []).append(c)
-    for phase, items in sorted(by_phase.items()):
-        items.sort(key=lambda c: (c.at or datetime.min.replace(tzinfo=UTC), c.name))
-        latest = items[-1]
-        st = checkpoint_status(latest, now)
-        counts = Counter(checkpoint_status(c, now) for c in items)
-        mix = ", ".join(f"{n} {w}" for w, n in sorted(counts.items()))
-        tone = "good" if st == "valid" else "bad" if st == "corrupted" else "warn"
-        value = f"{len(items)} ({mix}); latest {fmt_ts(latest.at) or '?'} {st}"
-        facts.append(Fact(label=f"checkpoints {phase}", value=value, tone=tone))
-    if per_phase_only:
-        return facts, steps, expiry
-    for c in sorted(cps, key=lambda c: c.at or datetime.min.replace(tzinfo=UTC), reverse=True):
-        st = checkpoint_status(c, now)
-        if st == "valid" and c.at is not None:
-            expiry.append(c.at + M.CHECKPOINT_STALE)
-        cp = c.cp or M.Checkpoint()
-        ex = cp.execution
-        bits = [f"{cp.type} checkpoint" if cp.type else "checkpoint"]
-        if ex.tasksCompleted or ex.tasksInProgress or ex.tasksFailed:
-            bits.append(
-                f"tasks done {len(ex.tasksCompleted)}, in progress {len(ex.tasksInProgress)}, "
-                f"failed {len(ex.tasksFailed)}"
-            )
-        if ex.currentTask:
-            bits.append(f"current: {ex.currentTask}")
-        if c.problems:
-            bits.append("; ".join(c.problems))
-        key, label = f"checkpoint:{c.phase}/{c.name}", f"{c.phase}: {cp.task or c.name}"
-        steps.append(Step(key=key, label=label, state=st, at=fmt_ts(c.at), detail="; ".join(bits)))
-    return facts, steps, expiry
-
-
-def halt_step(h: M.HaltRec) -> Step:
-    detail = "; ".join([h.halt.reason or "no reason given", *h.problems])
-    return Step(key=f"halt:{h.name}", label="emergency halt", state="halt", at=fmt_ts(h.at),
-                detail=detail)  # fmt: skip
-
-
-def delegation_views(
-    dels: list[M.Delegation], now: datetime, *, summary_only: bool = False
-) -> tuple[list[Fact], list[Step], list[str], list[datetime]]:
-    """v2 delegation records: depth = 3 - maxDepth, expired = now > expiresAt while open."""
-    facts: list[Fact] = []
-    steps: list[Step] = []
-    alerts: list[str] = []
-    expiry: list[datetime] = []
-    words: Counter[str] = Counter()
-    deepest = None
-    for d in dels:
-        created, done, exp = when(d.createdAt), when(d.completedAt), when(d.expiresAt)
-        state = (d.status or "unknown").strip() or "unknown"
-        if state in ("pending", "accepted", "unknown") and exp is not None:
-            if now > exp:
-                state = "expired"
-            else:
-                expiry.append(exp + timedelta(seconds=1))
-        words[state] += 1
-        depth = M.MAX_DELEGATION_DEPTH - d.maxDepth if d.maxDepth is not None else None
-        if depth is not None:
-            deepest = depth if deepest is None else max(deepest, depth)
-        who = f"{d.fromAgent or '?'} → {d.toAgent or '?'}"
-        if state == "expired" and (d.status or "") != "expired":
-            alerts.append(f"delegation {who} expired without a result")
-        bits = [f"task {d.taskId}" if d.taskId else "no task id"]
-        if depth is not None:
-            bits.append(f"depth {depth}")
-        if exp is not None:
-            bits.append(f"expires {fmt_ts(exp)}")
-        seconds = (done - created).total_seconds() if done and created else None
-        steps.append(Step(
-            key=f"delegation:{d.id or len(steps)}", label=who, state=state, at=fmt_ts(created),
-            ended=fmt_ts(done), seconds=seconds, detail="; ".join(bits),
-        ))  # fmt: skip
-    if dels:
-        mix = ", ".join(f"{n} {w}" for w, n in sorted(words.items()))
-        tone = "warn" if words.get("expired") else "neutral"
-        facts.append(Fact(label="delegations", value=f"{len(dels)} ({mix})", tone=tone))
-        if deepest is not None:
-            facts.append(Fact(label="deepest delegation", value=f"depth {deepest}"))
-    if summary_only:
-        return facts, [], [], []
-    return facts, steps, alerts, expiry
-
-
-# The agent's name cannot start with whitespace, so `\s*` and it never share characters.
-_RECENT = re.compile(r"^\[([^\]]{10,40})\]\s*([^:\s][^:]{0,79}):\s?(.*)$", re.S)
-
-
-def metrics_views(m: M.Metrics) -> tuple[list[Fact], list[Step], list[str], str | None]:
-    """Agent spawns by agent, errors by type against maxErrors, iteration counts; the recent
-    errors as steps; the summary ("3× idumb-planner, 1× idumb-checker")."""
-    facts: list[Fact] = []
-    alerts: list[str] = []
-    by_agent = sorted(m.agentSpawns.byAgent.items(), key=lambda kv: (-kv[1], kv[0]))
-    spawns = m.agentSpawns.total if m.agentSpawns.total is not None else sum(n for _, n in by_agent)
-    agents = ", ".join(f"{n}× {a}" for a, n in by_agent)
-    facts.append(Fact(label="agent spawns", value=f"{spawns}" + (f" ({agents})" if agents else "")))
-    limit = m.limits.maxErrors if m.limits.maxErrors is not None else M.MAX_ERRORS
-    total = m.errors.total if m.errors.total is not None else sum(m.errors.byType.values())
-    by_type = sorted(m.errors.byType.items(), key=lambda kv: -kv[1])
-    kinds = ", ".join(f"{n}× {t}" for t, n in by_type)
-    tone = "bad" if total > limit else "warn" if total else "good"
-    errors = f"{total}/{limit}" + (f" ({kinds})" if kinds else "")
-    facts.append(Fact(label="errors", value=errors, tone=tone))
-    if total > limit:
-        alerts.append(f"errors {total} over the limit of {limit}")
-    it = m.iterationCounts
-    counts = f"planner↔checker {it.plannerChecker or 0}, validator↔fix {it.validatorFix or 0}"
-    facts.append(Fact(label="iterations", value=f"{counts}, total {it.total or 0}"))
-    steps = []
-    for i, line in enumerate(m.errors.recent):
-        mt = _RECENT.match(line)
-        at, kind, msg = (
-            (parse_ts(mt.group(1)), mt.group(2), mt.group(3)) if mt else (None, "error", line)
-        )
-        steps.append(Step(key=f"error:{i}", label=kind, state="error", at=fmt_ts(at), detail=msg))
-    return facts, steps, alerts, (agents or None)
-
-
-def brain_facts(s: M.BrainState, now: datetime) -> tuple[list[Fact], list[str]]:
-    """The header's facts and alerts from the brain state."""
-    facts = [
-        Fact(label="framework", value=s.framework or "unknown"),
-        Fact(label="phase", value=s.phase or "unknown"),
-    ]
-    alerts: list[str] = []
-    if s.version:
-        facts.append(Fact(label="version", value=s.version))
-    facts.append(Fact(label="validations", value=str(s.validationCount or 0)))
-    since = parse_ts(s.lastValidation) or parse_ts(s.initialized)
-    what = "last validation" if parse_ts(s.lastValidation) else "initialization"
-    if since is None:
-        unknown = "unknown (no lastValidation/initialized)"
-        facts.append(Fact(label="brain age", value=unknown, tone="bad"))
-        alerts.append("brain staleness unknown: no lastValidation or initialized time")
-    else:
-        hours = max(0.0, (now - since).total_seconds() / 3600.0)
-        age = human_duration(hours * 3600)
-        if hours >= M.BRAIN_CRITICAL_H:
-            critical = f"{age} since {what} (critical)"
-            facts.append(Fact(label="brain age", value=critical, tone="bad"))
-            alerts.append(f"brain critically stale: {age} since {what} (over 168 h)")
-        elif hours >= M.BRAIN_WARN_H:
-            facts.append(Fact(label="brain age", value=f"{age} since {what} (stale)", tone="warn"))
-            alerts.append(f"brain stale: {age} since {what} (over 48 h)")
-        else:
-            facts.append(Fact(label="brain age", value=f"{age} since {what}", tone="good"))
-    pri = Counter((a.priority or "none").strip().lower() or "none" for a in s.anchors)
-    order = ["critical", "high", "normal"]
-    parts = [f"{pri[k]} {k}" for k in order if pri.get(k)]
-    parts += [f"{n} {k}" for k, n in sorted(pri.items()) if k not in order]
-    tone = "warn" if pri.get("critical") else "neutral"
-    facts.append(Fact(label="anchors", value=", ".join(parts) if parts else "none", tone=tone))
-    hist = s.history
-    if hist:
-        notable = [h for h in hist if (h.result or "").strip() != "pass"]
-        recent = hist[-M.HISTORY_SHOWN :]
-        n_recent = sum(1 for h in recent if (h.result or "").strip() != "pass")
-        text = f"{len(hist)} entries, {len(notable)} not pass "
-        text += f"({n_recent} in the last {len(recent)})"
-        facts.append(Fact(label="history", value=text, tone="warn" if n_recent else "neutral"))
-        for h in reversed(recent):
-            ok = (h.result or "").strip() == "pass"
-            at = fmt_ts(parse_ts(h.timestamp)) or "?"
-            text = f"{at} {h.agent or '?'}: {h.action or '?'} → {h.result or '?'}"
-            facts.append(Fact(label="  history", value=text, tone="neutral" if ok else "warn"))
-    else:
-        facts.append(Fact(label="history", value="none"))
-    return facts, alerts

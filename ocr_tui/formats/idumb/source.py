@@ -29,6 +29,8 @@ from ocr_tui.core.timeutil import from_mtime, parse_ts
 from ocr_tui.core.view import Fact, Header, SessionView
 from ocr_tui.formats.idumb import derive as D
 from ocr_tui.formats.idumb import model as M
+from ocr_tui.formats.idumb.derive_brain import brain_facts
+from ocr_tui.formats.idumb.derive_shared import checkpoint_views, delegation_views, metrics_views
 
 IDUMB = ".idumb"
 SESSION_DIRS = (("sessions",), ("brain", "sessions"))
@@ -195,19 +197,19 @@ class IdumbSource(Source):
         else:
             s = state or M.BrainState()
             title = f"iDumb brain · {s.framework or '?'} · phase {s.phase or '?'}"
-            facts, more = D.brain_facts(s, now)
+            facts, more = brain_facts(s, now)
             alerts += more
         sessions = set(self.list_sessions())
         if aux.metrics is not None and aux.metrics.sessionId not in sessions:
-            mf, _, ma, _ = D.metrics_views(aux.metrics)
+            mf, _, ma, _ = metrics_views(aux.metrics)
             facts += mf
             alerts += ma
-        facts += D.checkpoint_views(aux.checkpoints, now, per_phase_only=True)[0]
+        facts += checkpoint_views(aux.checkpoints, now, per_phase_only=True)[0]
         for h in aux.halts:
             if h.halt.sessionId not in sessions:
                 alerts.append(f"emergency halt {h.name}: {h.halt.reason or 'no reason given'}")
         if aux.delegations:
-            facts += D.delegation_views(aux.delegations, now, summary_only=True)[0]
+            facts += delegation_views(aux.delegations, now, summary_only=True)[0]
         alerts += aux.problems
         return Header(
             framework=self.framework,

@@ -4,7 +4,9 @@ Shaped like a plugin: the entry point `ocr_tui.sources` names `ocr_tui.formats.o
 model.py (state.json, round-meta.json and the stored state), phases.py, files.py (what a
 session directory holds), derive.py (the view rules), markdown.py (findings, verdicts, file
 lists), fs.py and db.py (the readers: files and `.ocr/data/ocr.db`), parse_cache.py,
-source.py (the Source), sim.py and sim_templates.py (the simulator).
+source.py (the Source); the simulator: sim.py (runs it), sim_store.py (files, state.json and
+ocr.db), sim_scenario.py (the actions) and the bodies it writes: sim_reviews.py, sim_final.py,
+sim_context.py, sim_maps.py.
 """
 
 from ocr_tui.core.source import lazy_source

@@ -1,0 +1,180 @@
+"""The simulator's round ending (`sim_scenario.py` plays it): `discourse.md` (reviewers
+agreeing and challenging) and the Tech Lead's synthesis, `final.md` with its verdict and the
+`round-meta.json` OCR >= 1.6 records (ocr-format.md §3). Pure functions; no IO."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from ocr_tui.formats.ocr.sim_reviews import SEVERITIES, Finding, rtype
+
+
+@dataclass
+class Synthesis:
+    verdict: str
+    final_md: str
+    meta: dict = field(default_factory=dict)
+
+
+def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
+    names = list(results)
+    lines = ["# Discourse Results", "", "## Consensus (High Confidence)", ""]
+    by_title: dict[str, list[str]] = {}
+    for name, fs in results.items():
+        for f in fs:
+            by_title.setdefault(f.title, []).append(name)
+    shared = [t for t, who in by_title.items() if len(who) > 1]
+    lines += [f"- {t} (raised by {', '.join(by_title[t])})" for t in shared] or ["- None"]
+    blocks, challenged = [], []
+    for name in names:
+        others = [o for o in names if o != name and results[o]]
+        blocks += [f"## Discourse from {name}", ""]
+        for other in others[:2]:
+            title = rng.choice(results[other]).title
+            verb = rng.choice(("AGREE", "AGREE", "CHALLENGE"))
+            reason = "" if verb == "AGREE" else " — the input is validated upstream"
+            blocks.append(f'{verb} {other} "{title}"{reason}')
+            if verb == "CHALLENGE":
+                challenged.append(f"- {title} ({other}, challenged by {name})")
+        blocks += ([] if others else ["No responses."]) + [""]
+    return "\n".join(
+        lines + ["", "## Challenged Findings", ""] + (challenged or ["- None"]) + [""] + blocks
+    )
+
+
+def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: str) -> Synthesis:
+    merged: dict[str, tuple[Finding, list[str]]] = {}
+    for name, fs in results.items():
+        for f in fs:
+            if f.title in merged:
+                prev, who = merged[f.title]
+                who.append(name)
+                if SEVERITIES.index(f.severity) < SEVERITIES.index(prev.severity):
+                    merged[f.title] = (f, who)
+            else:
+                merged[f.title] = (f, [name])
+
+    def category(f: Finding, who: list[str]) -> str:
+        if f.severity == "critical":
+            return "blocker"
+        if f.severity == "high" or (f.severity == "medium" and len(who) > 1):
+            return "should_fix"
+        return "suggestion" if f.severity != "info" else "style"
+
+    cats = {t: category(f, w) for t, (f, w) in merged.items()}
+    blockers = [t for t, c in cats.items() if c == "blocker"]
+    should = [t for t, c in cats.items() if c == "should_fix"]
+    sugg = [t for t, c in cats.items() if c in ("suggestion", "style")]
+    verdict = (
+        "REQUEST CHANGES" if blockers else "NEEDS DISCUSSION" if mood == "discuss" else "APPROVE"
+    )
+    at = ", ".join(f"@{n}" for n in results)
+    lines = [
+        f"# Code Review: {branch}",
+        "",
+        f"**Date**: {date} **Reviewers**: {at} **Mode**: Full (with discourse)",
+        "",
+        "## Verdict",
+        "",
+        f"**{verdict}**",
+        "",
+        "## Blockers",
+        "",
+    ]
+    for i, t in enumerate(blockers, 1):
+        f, who = merged[t]
+        lines += [
+            f"### {i}. {t}",
+            "",
+            f"**Flagged by**: {', '.join('@' + w for w in who)}",
+            "**Type**: Security" if "security" in who[0] else "**Type**: Correctness",
+            f"**Location**: `{f.path}:L{f.start}-L{f.end}`",
+            f"**Issue**: {f.issue}",
+            "**Why this blocks**: Unsafe to merge as is.",
+            f"**Suggested fix**: {f.suggestion}",
+            "",
+        ]
+    if not blockers:
+        lines += ["- None", ""]
+    lines += ["## Should Fix", ""]
+    for i, t in enumerate(should, 1):
+        f, who = merged[t]
+        lines += [
+            f"### {i}. {t}",
+            "",
+            f"**Flagged by**: {', '.join('@' + w for w in who)}",
+            f"**Location**: `{f.path}:L{f.start}`",
+            "",
+        ]
+    if not should:
+        lines += ["- None", ""]
+    lines += ["## Suggestions", "", "### Code Quality", ""]
+    lines += [f'- "{t}" — @{merged[t][1][0]}' for t in sugg] or ["- None"]
+    lines += [
+        "",
+        "## Consensus & Dissent",
+        "",
+        "Reviewers broadly agreed; see discourse.md for challenges.",
+        "",
+        "## What's Working Well",
+        "",
+        "- Small, focused commits.",
+        "",
+        "## Clarifying Questions",
+        "",
+    ]
+    if mood == "discuss":
+        lines += [
+            f"### From @{next(iter(results))}",
+            "",
+            "- Is the export endpoint meant to be admin-only?",
+            "",
+        ]
+    else:
+        lines += ["- None", ""]
+    lines += [
+        "## Individual Reviews",
+        "",
+        "| Reviewer | Blockers | Should Fix | Suggestions | File |",
+        "|---|---|---|---|---|",
+    ]
+    for name, fs in results.items():
+        c = [cats[f.title] for f in fs]
+        lines.append(
+            f"| @{name} | {c.count('blocker')} | {c.count('should_fix')} | "
+            f"{len(c) - c.count('blocker') - c.count('should_fix')} | "
+            f"reviews/{name}.md |"
+        )
+    lines.append("")
+    meta_reviewers = []
+    for name, fs in results.items():
+        kind, n = rtype(name)
+        entry: dict = {"type": kind, "instance": n}
+        for sev in ("high", "medium", "low", "info"):
+            entry[f"severity_{sev}"] = sum(f.severity == sev for f in fs)
+        entry["findings"] = [
+            {
+                "title": f.title,
+                "category": cats[f.title],
+                "severity": f.severity,
+                "file_path": f.path,
+                "line_start": f.start,
+                "line_end": f.end,
+                "summary": f.issue,
+                "flagged_by": ["@" + w for w in merged[f.title][1]],
+            }
+            for f in fs
+        ]
+        meta_reviewers.append(entry)
+    meta = {
+        "schema_version": 1,
+        "verdict": verdict,
+        "synthesis_counts": {
+            "blockers": len(blockers),
+            "should_fix": len(should),
+            "suggestions": len(sugg),
+        },
+        "reviewers": meta_reviewers,
+    }
+    return Synthesis(verdict, "\n".join(lines), meta)
