@@ -24,7 +24,7 @@ bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
 screenshots: $(STAMP)
-	$(BIN)/python -m ocr_tui.ui.screenshots screenshots
+	$(BIN)/python -m ocr_tui.screenshots screenshots
 
 # Longer property-test runs: FUZZ_EXAMPLES sequences of up to 40 actions on every native
 # watcher backend (ROBUSTNESS_POLL=1 adds polling). Not derandomized: each run explores anew.

@@ -8,6 +8,7 @@ import shutil
 import tempfile
 import threading
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 
@@ -84,3 +85,30 @@ def guarded(fn):
             traceback.print_exc()
 
     return run
+
+
+def every_format_part_way(root: Path, *, store: str = "state.json", seed: int = 7) -> datetime:
+    """Write a project holding all four formats, each live run stopped part-way (an OCR review
+    in round 1 with reviewers writing, a code workflow implementing, an analysis at a gate,
+    an iDumb session building), with real times ending now, as the demo plays them. For
+    screenshots and tests; returns that `now`."""
+    import math
+    from datetime import UTC, timedelta
+
+    from ocr_tui.formats.analysis import sim as analysis
+    from ocr_tui.formats.codeflow import sim as codeflow
+    from ocr_tui.formats.idumb import sim as idumb
+    from ocr_tui.formats.ocr.sim import Simulator
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    sim = Simulator(root, store=store, seed=seed, start=now - timedelta(minutes=3), speed=math.inf)
+    steps = sim.steps()
+    for _ in range(20):
+        next(steps)
+    for module, n in ((codeflow, 6), (analysis, 8), (idumb, 6)):
+        other = module.Sim(root, seed=seed, speed=math.inf)
+        other.setup()
+        live = other.steps()
+        for _ in range(n):
+            next(live, None)
+    return now

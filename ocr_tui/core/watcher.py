@@ -211,6 +211,9 @@ async def _next(queue: asyncio.Queue, stop: asyncio.Event):
     halt = asyncio.ensure_future(stop.wait())
     try:
         done, _ = await asyncio.wait({get, halt}, return_when=asyncio.FIRST_COMPLETED)
+    except BaseException:
+        get.cancel()  # cancelled while waiting (the app quit): no task left pending
+        raise
     finally:
         halt.cancel()
     if get in done:

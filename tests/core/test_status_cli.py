@@ -398,25 +398,11 @@ def _every_format(root: Path) -> None:
     """All four formats, each live run part-way (as `ocr-tui demo` and the screenshots play
     them), plus an OCR map session with no round yet and an iDumb session whose phase is free
     text with no k/n position."""
-    import math
-    from datetime import UTC, datetime, timedelta
+    from datetime import timedelta
 
-    from ocr_tui.formats.analysis import sim as analysis
-    from ocr_tui.formats.codeflow import sim as codeflow
-    from ocr_tui.formats.idumb import sim as idumb
-    from ocr_tui.formats.ocr.sim import Simulator
+    from ocr_tui.demo import every_format_part_way
 
-    now = datetime.now(UTC).replace(microsecond=0)
-    sim = Simulator(root, seed=7, start=now - timedelta(minutes=3), speed=math.inf)
-    steps = sim.steps()
-    for _ in range(20):
-        next(steps)
-    for module, n in ((codeflow, 6), (analysis, 8), (idumb, 6)):
-        other = module.Sim(root, seed=7, speed=math.inf)
-        other.setup()
-        live = other.steps()
-        for _ in range(n):
-            next(live, None)
+    now = every_format_part_way(root)
     mapping = root / ".ocr" / "sessions" / f"{now:%Y-%m-%d}-map-no-round"
     mapping.mkdir()
     (mapping / "state.json").write_text(

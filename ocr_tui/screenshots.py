@@ -1,5 +1,5 @@
 """`make screenshots`: SVGs of each screen from simulator data at a fixed clock, made with the
-app's own `save_screenshot`. Usage: python -m ocr_tui.ui.screenshots DIR"""
+app's own `save_screenshot`. Usage: python -m ocr_tui.screenshots DIR"""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ocr_tui.core.project import Project
+from ocr_tui.demo import every_format_part_way
 from ocr_tui.formats.ocr.sim import Simulator
-from ocr_tui.ui.app import OcrTuiApp
 
 START = datetime(2026, 11, 22, 9, 0, tzinfo=UTC)
 SIZE = (120, 36)
@@ -27,6 +27,8 @@ async def _settle(pilot, app, cond, tries: int = 100) -> None:
 
 
 async def shoot(out: Path) -> list[str]:
+    from ocr_tui.ui.app import OcrTuiApp  # Textual only when shooting (the house rules)
+
     out.mkdir(parents=True, exist_ok=True)
     made = []
     with tempfile.TemporaryDirectory(prefix="ocr-tui-shots-") as tmp:
@@ -63,23 +65,9 @@ async def shoot(out: Path) -> list[str]:
 async def _formats(root: Path, out: Path) -> list[str]:
     """Every format in one project, each live run part-way (real clock: the format simulators
     write their history relative to now)."""
-    from datetime import timedelta
+    from ocr_tui.ui.app import OcrTuiApp
 
-    from ocr_tui.formats.analysis import sim as analysis
-    from ocr_tui.formats.codeflow import sim as codeflow
-    from ocr_tui.formats.idumb import sim as idumb
-
-    now = datetime.now(UTC).replace(microsecond=0)
-    sim = Simulator(root, store="ocr.db", seed=7, start=now - timedelta(minutes=3), speed=math.inf)
-    steps = sim.steps()
-    for _ in range(20):
-        next(steps)
-    for module, n in ((codeflow, 6), (analysis, 8), (idumb, 6)):
-        other = module.Sim(root, seed=7, speed=math.inf)
-        other.setup()
-        live = other.steps()
-        for _ in range(n):
-            next(live, None)
+    every_format_part_way(root, store="ocr.db")
     made = []
     app = OcrTuiApp(Project(root))
     async with app.run_test(size=SIZE) as pilot:
