@@ -13,8 +13,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from datetime import datetime
-from pathlib import Path
+from typing import Any
 
 from textual import on, work
 from textual.app import App
@@ -44,25 +43,15 @@ class OcrTuiApp(LiveApp):
         self,
         project: Project | None,
         *,
-        start_path: Path | None = None,
-        poll: bool = False,
-        bell: bool = False,
-        stall_after: float = 1800,
-        clock: Callable[[], datetime] | None = None,
         demo: bool = False,
         demo_factory: Callable[[], DemoRun] | None = None,
+        **live: Any,
     ) -> None:
         """`demo`: start the demo at once. `demo_factory` starts a live demo project
         (blocking: it runs in a thread); the app is built with one by
-        `ocr_tui.cli.make_app`. Without it, `d` says so. The rest: see `LiveApp`."""
-        super().__init__(
-            project,
-            start_path=start_path,
-            poll=poll,
-            bell=bell,
-            stall_after=stall_after,
-            clock=clock,
-        )
+        `ocr_tui.cli.make_app`. Without it, `d` says so. `live`: `LiveApp`'s options
+        (start_path, poll, bell, stall_after, clock)."""
+        super().__init__(project, **live)
         self.demo: DemoRun | None = None  # while the demo plays
         self._demo_factory = demo_factory
         self._start_demo_on_mount = demo
