@@ -169,11 +169,10 @@ async def _follow(
         if isinstance(event, Refused):
             raise event.error
         if isinstance(event, Tick):  # time passes (stalled, idle), unwatched places move
-            changed = engine.restale()
-            moved, removed, rearm, now_dir, now_roots = await asyncio.to_thread(
+            changed, removed, rearm, now_dir, now_roots = await asyncio.to_thread(
                 _tick, engine, event.recheck
             )
-            changed, touched = _merge(changed, moved), frozenset()
+            touched = frozenset()
         elif isinstance(event, Paths):
             changed, removed, now_dir, now_roots = await asyncio.to_thread(
                 _apply, engine, event.paths
@@ -196,9 +195,11 @@ def _apply(engine: Engine, paths: list[str]):
 
 
 def _tick(engine: Engine, recheck: list[str]):
-    """In a worker thread: the periodic poll of unwatched places, paths due a re-read, and the
-    same stats as `_apply`."""
+    """In a worker thread: sessions whose time-based state is due (stalled, idle), the
+    periodic poll of unwatched places, paths due a re-read, and the same stats as `_apply`."""
+    stale = engine.restale()  # may read a session's files: never on the loop
     moved, removed, rearm = engine.poll()
+    moved = _merge(stale, moved)
     if recheck:
         again, gone = engine.apply(recheck)
         moved, removed = _merge(moved, again), sorted({*removed, *gone})
