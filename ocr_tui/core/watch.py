@@ -77,7 +77,7 @@ async def watch_project(
     first = True
     anchors = engine.anchors()
     while not stop.is_set():
-        roots = engine.watch_roots()
+        roots = await asyncio.to_thread(engine.watch_roots)  # stats: not on the loop
         if not roots:
             removed = engine.clear()
             if removed and not first:
@@ -89,7 +89,7 @@ async def watch_project(
             # Arm the watch first, then scan: a change made in between is then both in the scan
             # and in a batch (harmless), never in neither.
             async with Watch(roots, engine.accept, polling=polling, backend=backend) as watch:
-                has_dir = engine.has_sessions_dir()
+                has_dir = await asyncio.to_thread(engine.has_sessions_dir)
                 start = _start(engine, watch, has_dir, first=first, progressive=progressive)
                 async with aclosing(start) as events:
                     async for event in events:

@@ -71,7 +71,10 @@ PathFilter = Callable[[str], bool]
 
 async def wait_for_any(dirs: list[Path], stop: asyncio.Event) -> None:
     """Return once one of `dirs` is a directory, or `stop` is set."""
-    while not any(p.is_dir() for p in dirs) and not stop.is_set():
+    def present() -> bool:
+        return any(p.is_dir() for p in dirs)
+
+    while not stop.is_set() and not await asyncio.to_thread(present):  # stats: off the loop
         with suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), MISSING_POLL_S)
 
