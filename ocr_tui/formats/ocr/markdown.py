@@ -35,16 +35,17 @@ def _norm(line: str) -> str:
     return " " * min(len(indent), 4) + " ".join(body.split())
 
 
-def _lines(text: str):
-    """Yield (line, kind) for each line of markdown, normalised by `_norm`: kind is "text",
-    "fence" (a fence delimiter) or "code" (inside fenced code). Lines end at LF, CR or CRLF
-    only (as CommonMark's do); a BOM at a line's start (a file that begins with one, or files
-    joined by `cat`) is not text. Markdown inside an HTML comment is not content: a line that
-    opens a comment block (`<!--`) and the lines up to the one that closes it (`-->`) are not
-    yielded, and a comment within a line is cut out of it."""
+def numbered_lines(text: str):
+    """Yield (index, line, kind) for each line of markdown, normalised by `_norm`: `index` is
+    the line's 0-based place in `text`; kind is "text", "fence" (a fence delimiter) or "code"
+    (inside fenced code). Lines end at LF, CR or CRLF only (as CommonMark's do); a BOM at a
+    line's start (a file that begins with one, or files joined by `cat`) is not text.
+    Markdown inside an HTML comment is not content: a line that opens a comment block (`<!--`)
+    and the lines up to the one that closes it (`-->`) are not yielded, and a comment within a
+    line is cut out of it."""
     fence: str | None = None
     comment = False
-    for raw in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+    for i, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n")):
         line = _norm(raw.lstrip("\ufeff") if raw.startswith("\ufeff") else raw)
         if comment:
             comment = "-->" not in line
@@ -53,20 +54,26 @@ def _lines(text: str):
         if fence is None:
             if m:
                 fence = m.group(1)[0] * len(m.group(1))
-                yield line, "fence"
+                yield i, line, "fence"
                 continue
             if _COMMENT_OPEN.match(line):  # an HTML block: the whole of its last line too
                 comment = "-->" not in line[line.index("<!--") + 4 :]
                 continue
             if "<!--" in line:
                 line = _cut_comments(line)
-            yield line, "text"
+            yield i, line, "text"
         else:
             if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
                 fence = None
-                yield line, "fence"
+                yield i, line, "fence"
                 continue
-            yield line, "code"
+            yield i, line, "code"
+
+
+def _lines(text: str):
+    """(line, kind) of `numbered_lines`."""
+    for _, line, kind in numbered_lines(text):
+        yield line, kind
 
 
 def _cut_comments(line: str) -> str:
