@@ -1,0 +1,195 @@
+"""A round's findings, merged, and how they evolved since the round before (issue 12). Pure
+rules over `Finding` models; no IO (the readers give the models: `findings_md`,
+`findings_meta`, `final_items`).
+
+- The same finding raised by several reviewers (same id: normalised title and file) is one
+  finding with all of them.
+- `final.md` enriches the round's findings: an item under Blockers / Should Fix / Suggestions
+  sets `blocker` and `category` and adds its `Flagged by` reviewers to each finding it matches
+  (same normalised title, or a similar title in the same file; an item's Location limits it to
+  that file); findings one item matches are one finding; an item that matches none is a
+  finding of its own, read from final.md.
+- Without final.md, round-meta.json or ocr.db rows, a `critical` finding is a blocker (OCR's
+  own rule).
+- Evolution compares round N with round N-1 only: `open` (also there), `new` (not there), and
+  the findings of N-1 absent from N are listed once more as `resolved`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+import msgspec
+
+from ocr_tui.formats.ocr.finding import (
+    SEVERITIES,
+    Finding,
+    Location,
+    finding_id,
+    normalise_file,
+    normalise_title,
+)
+
+SIMILAR = 0.85  # difflib ratio from which two titles in one file are the same finding
+TITLE_CHARS = 200  # compared for similarity (difflib is quadratic: a title from disk is capped)
+_RANK = {s: i for i, s in enumerate(SEVERITIES)}
+_SECTION_CATEGORY = {"blocker": "blocker", "should_fix": "should_fix", "suggestion": "suggestion"}
+
+
+class FinalItemLike(Protocol):
+    """What `apply_final` needs of a final.md item (`final_items.FinalItem`)."""
+
+    section: str
+    title: str
+    flagged_by: list[str]
+    location: Location
+    line: int | None
+
+
+def severity_rank(severity: str | None) -> int:
+    """critical 0 … info 4; no severity after them all."""
+    return _RANK.get(severity or "", len(SEVERITIES))
+
+
+def sort_key(f: Finding) -> tuple:
+    """Resolved last; then by severity, file, line and title."""
+    return (
+        f.evolution == "resolved",
+        severity_rank(f.severity),
+        normalise_file(f.location.file),
+        f.location.line_start or 0,
+        normalise_title(f.title),
+    )
+
+
+def _add_reviewers(into: list[str], more: Iterable[str]) -> list[str]:
+    out = list(into)
+    for r in more:
+        r = r.lstrip("@").strip()
+        if r and r not in out:
+            out.append(r)
+    return out
+
+
+def _absorb(a: Finding, b: Finding) -> Finding:
+    """`a` with what `b` adds: reviewers, the graver severity, a location, blocker."""
+    location = a.location if a.location.file else b.location
+    if location.file and location.line_start is None and b.location.file == location.file:
+        location = b.location
+    graver = min((a.severity, b.severity), key=severity_rank)
+    return msgspec.structs.replace(
+        a,
+        severity=graver,
+        location=location,
+        reviewers=_add_reviewers(a.reviewers, b.reviewers),
+        blocker=a.blocker or b.blocker,
+        category=a.category or b.category,
+        text=a.text or b.text,
+    )
+
+
+def merge(groups: Iterable[Sequence[Finding]]) -> list[Finding]:
+    """The findings of every reviewer, one per id, in first-seen order."""
+    by_id: dict[str, Finding] = {}
+    for group in groups:
+        for f in group:
+            by_id[f.id] = _absorb(by_id[f.id], f) if f.id in by_id else f
+    return list(by_id.values())
+
+
+def similar(a: str, b: str) -> bool:
+    """Two normalised titles close enough to be one finding (within one file)."""
+    if a == b:
+        return True
+    if not a or not b:
+        return False
+    a, b = a[:TITLE_CHARS], b[:TITLE_CHARS]
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= SIMILAR
+
+
+def _matches(item: FinalItemLike, f: Finding) -> bool:
+    item_file = normalise_file(item.location.file)
+    f_file = normalise_file(f.location.file)
+    if item_file and f_file and item_file != f_file:
+        return False  # the item's Location limits it to its file
+    title, other = normalise_title(item.title), normalise_title(f.title)
+    if title == other:
+        return True
+    return bool(item_file) and item_file == f_file and similar(title, other)
+
+
+def apply_final(
+    findings: list[Finding], items: Sequence[FinalItemLike], rel: str = "final.md"
+) -> list[Finding]:
+    """`findings` enriched by final.md's items (see the module's rules)."""
+    out = list(findings)
+    for item in items:
+        category = _SECTION_CATEGORY.get(item.section)
+        hits = [i for i, f in enumerate(out) if _matches(item, f)]
+        if not hits:
+            out.append(
+                Finding(
+                    id=finding_id(item.title, item.location.file),
+                    title=item.title,
+                    location=item.location,
+                    category=category,
+                    blocker=item.section == "blocker",
+                    reviewers=_add_reviewers([], item.flagged_by),
+                    path=rel,
+                    line=item.line,
+                )
+            )
+            continue
+        first = out[hits[0]]
+        for i in hits[1:]:  # listed together under one item: one finding
+            first = _absorb(first, out[i])
+        first = msgspec.structs.replace(
+            first,
+            reviewers=_add_reviewers(first.reviewers, item.flagged_by),
+            blocker=first.blocker or item.section == "blocker",
+            category=first.category if first.category == "blocker" else category,
+        )
+        out[hits[0]] = first
+        for i in reversed(hits[1:]):
+            del out[i]
+    return out
+
+
+def critical_blockers(findings: list[Finding]) -> list[Finding]:
+    """OCR's rule for a round with no final.md, round-meta.json or ocr.db rows."""
+    return [
+        msgspec.structs.replace(f, blocker=True) if f.severity == "critical" else f
+        for f in findings
+    ]
+
+
+def _same(a: Finding, b: Finding) -> bool:
+    if a.id == b.id:
+        return True
+    fa, fb = normalise_file(a.location.file), normalise_file(b.location.file)
+    return fa == fb and similar(normalise_title(a.title), normalise_title(b.title))
+
+
+def evolve(current: list[Finding], previous: list[Finding] | None) -> list[Finding]:
+    """`current` with each finding's evolution against `previous` (round N-1; None in round 1),
+    followed by the previous round's findings that are gone, as `resolved`."""
+    if previous is None:
+        return [msgspec.structs.replace(f, evolution=None) for f in current]
+    before = [f for f in previous if f.evolution != "resolved"]
+    seen: set[int] = set()
+    out = []
+    for f in current:
+        match = next((i for i, p in enumerate(before) if i not in seen and p.id == f.id), None)
+        if match is None:
+            match = next((i for i, p in enumerate(before) if i not in seen and _same(p, f)), None)
+        if match is not None:
+            seen.add(match)
+        out.append(msgspec.structs.replace(f, evolution="open" if match is not None else "new"))
+    gone = [
+        msgspec.structs.replace(p, evolution="resolved")
+        for i, p in enumerate(before)
+        if i not in seen
+    ]
+    return out + gone
