@@ -71,6 +71,7 @@ PathFilter = Callable[[str], bool]
 
 async def wait_for_any(dirs: list[Path], stop: asyncio.Event) -> None:
     """Return once one of `dirs` is a directory, or `stop` is set."""
+
     def present() -> bool:
         return any(p.is_dir() for p in dirs)
 

@@ -34,6 +34,12 @@ class MetaFinding(msgspec.Struct, kw_only=True, frozen=True):
     title: str | None = None
     category: str | None = None
     severity: str | None = None
+    # Read leniently by findings_meta (a wrong type is a missing value, never a lost file).
+    file_path: object = None
+    line_start: object = None
+    line_end: object = None
+    summary: object = None
+    flagged_by: object = None
 
 
 class MetaReviewer(msgspec.Struct, kw_only=True, frozen=True):
