@@ -86,6 +86,16 @@ def _read_text(path: str, problems: list[str], rel: str) -> str:
     return text
 
 
+def read_markdown(path: Path | str, rel: str, problems: list[str]) -> str | None:
+    """A markdown file of the session as text (capped, any encoding; see `_read_text`), or
+    None with a problem when it cannot be read."""
+    try:
+        return _read_text(str(path), problems, rel)
+    except OSError as exc:
+        problems.append(f"{safe_line(rel)} cannot be read: {exc.strerror or exc}")
+        return None
+
+
 # --- listing -------------------------------------------------------------------------------
 
 

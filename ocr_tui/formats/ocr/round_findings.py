@@ -1,0 +1,100 @@
+"""Every round's findings of one session, read from its files (and ocr.db rows when given),
+merged and evolved (issue 12): the one function the findings screen and `ocr-tui findings`
+share. Blocking IO: call it from a worker thread in async code.
+
+Source per round, best first: a valid `round-meta.json` with findings; else the round's
+`ocr.db` rows; else the reviewer markdown files. `final.md` enriches whichever was chosen. A
+round with none of final.md, round-meta.json and rows makes a `critical` finding a blocker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles
+from ocr_tui.formats.ocr.final_items import parse_final_items
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.findings import apply_final, critical_blockers, evolve, merge, sort_key
+from ocr_tui.formats.ocr.findings_md import parse_reviewer_findings
+from ocr_tui.formats.ocr.findings_meta import findings_from_meta
+from ocr_tui.formats.ocr.fs import read_markdown, read_session
+
+
+class RoundFindings:
+    """One round's findings (sorted: severity, then file; resolved ones of the round before
+    last) and where they were read from."""
+
+    def __init__(self, number: int, findings: list[Finding], source: str, problems: list[str]):
+        self.number = number
+        self.findings = findings
+        self.source = source  # "round-meta.json" | "ocr.db" | "markdown"
+        self.problems = problems
+
+    @property
+    def current(self) -> list[Finding]:
+        """The round's own findings (not the previous round's resolved ones)."""
+        return [f for f in self.findings if f.evolution != "resolved"]
+
+
+def round_findings(
+    session: Path, rnd: RoundFiles, db_rows: list[Finding] | None = None
+) -> tuple[list[Finding], str, list[str]]:
+    """(findings, source, problems) of one round, merged and enriched, not yet evolved."""
+    problems: list[str] = []
+    meta_rel = f"{rnd.rel}/round-meta.json"
+    chosen = findings_from_meta(rnd.meta, meta_rel) if rnd.meta is not None else None
+    source = "round-meta.json"
+    if chosen is None and db_rows:
+        chosen, source = list(db_rows), "ocr.db"
+    if chosen is None:
+        source = "markdown"
+        groups = []
+        for reviewer in rnd.reviewers:
+            text = read_markdown(session / reviewer.rel, reviewer.rel, problems)
+            if text is not None:
+                groups.append(parse_reviewer_findings(text, reviewer.rel, reviewer.name))
+        chosen = merge(groups)
+    if "final.md" in rnd.files:
+        rel = f"{rnd.rel}/final.md"
+        text = read_markdown(session / rel, rel, problems)
+        if text is not None:
+            chosen = apply_final(chosen, parse_final_items(text, rel), rel)
+    elif source == "markdown":
+        chosen = critical_blockers(chosen)
+    return chosen, source, problems
+
+
+def session_findings(
+    files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None
+) -> list[RoundFindings]:
+    """Every round of a session, in order, each evolved against the round numbered one less
+    (none for round 1, or when that round is missing). Two directories with one number
+    (`round-01` beside `round-1`): the first, the one the session's counts mean."""
+    out: list[RoundFindings] = []
+    by_number: dict[int, RoundFindings] = {}
+    for rnd in files.rounds:
+        if rnd.number in by_number:
+            continue
+        found, source, problems = round_findings(
+            files.path, rnd, (db_rows or {}).get(rnd.number)
+        )
+        previous = by_number.get(rnd.number - 1)
+        evolved = evolve(found, previous.current if previous else None)
+        rf = RoundFindings(rnd.number, sorted(evolved, key=sort_key), source, problems)
+        by_number[rnd.number] = rf
+        out.append(rf)
+    return out
+
+
+def read_findings(
+    session: Path, db_rows: Mapping[int, list[Finding]] | None = None
+) -> tuple[list[RoundFindings], list[str]]:
+    """List a session directory and read every round's findings; (rounds, problems)."""
+    files = read_session(session, read_state_json=False)
+    rounds = session_findings(files, db_rows)
+    problems = [safe_line(p) for p in files.problems]
+    for rf in rounds:
+        problems += rf.problems
+    return rounds, problems
