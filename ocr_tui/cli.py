@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocr_tui import findings_cli
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
@@ -23,9 +24,9 @@ if TYPE_CHECKING:
 
     from ocr_tui.ui.app import OcrTuiApp
 
-COMMANDS = ("status", "watch", "simulate", "demo", "dashboard")
+COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard")
 EXIT_NO_PROJECT = 2
-EXIT_NO_SESSION = 3  # `--session ID` names no session of the project
+EXIT_NO_SESSION = 2  # `--session ID` names no session (as a missing project: not found)
 
 
 def parse_duration(text: str) -> float:
@@ -84,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
 
+    findings_cli.add_parser(sub, _common)
+
     w = sub.add_parser("watch", help="stream session changes as JSON lines")
     _common(w)
     _only(w)
@@ -141,6 +144,13 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         print(table(sessions))
     return 0
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    project = _project(args.path)
+    if project is None:
+        return EXIT_NO_PROJECT
+    return findings_cli.cmd_findings(args, project)
 
 
 # --- watch -----------------------------------------------------------------------------------
@@ -228,6 +238,7 @@ def _dispatch(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     handler = {
         "status": cmd_status,
+        "findings": cmd_findings,
         "watch": cmd_watch,
         "dashboard": cmd_dashboard,
         "demo": cmd_demo,

@@ -476,7 +476,7 @@ def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
 
 
 def test_session_option_picks_sessions_by_id(tree, capsys, fixed_clock):
-    """`--session ID` (repeatable) in every output; an unknown id is one line and exit 3."""
+    """`--session ID` (repeatable) in every output; an unknown id is one line and exit 2."""
     for sid in ("2026-03-10-main", "2026-03-09-fix", "2026-03-08-old"):
         tree.session(sid).state(current_phase="reviews")
     doc = status_json(capsys, tree.root, "--session", "2026-03-09-fix")
@@ -490,5 +490,5 @@ def test_session_option_picks_sessions_by_id(tree, capsys, fixed_clock):
     code, out, err = run_cli(capsys, str(tree.root), "--session", "2026-03-09-fix")
     assert code == 0 and "2026-03-09-fix" in out and "2026-03-10-main" not in out
     code, out, err = run_cli(capsys, str(tree.root), "--json", "--session", "nope\x1b[2J")
-    assert code == 3 and out == "" and err.count("\n") == 1
+    assert code == 2 and out == "" and err.count("\n") == 1
     assert "no session 'nope␛[2J'" in err and "\x1b" not in err

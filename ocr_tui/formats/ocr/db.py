@@ -146,35 +146,55 @@ def load_db(path: Path, previous: DbSnapshot | None = None) -> DbSnapshot:
     if previous is not None and previous.key == key:
         return previous
     try:
-        if key[3] == "link":
-            raise ValueError("ocr.db is a symbolic link: not followed")
-        if key[3] != "file":  # a directory, a FIFO (whose open would block), a device…
-            raise ValueError("ocr.db is not a regular file")
-        if key[1] > MAX_DB_BYTES:
-            raise ValueError(f"ocr.db is {key[1] // (1024 * 1024)} MiB, over the 512 MiB limit")
-        # O_NOFOLLOW | O_NONBLOCK: replaced by a link or a FIFO since the lstat, it still is
-        # neither followed nor waited on.
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        with os.fdopen(fd, "rb") as fh:
-            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
-                raise ValueError("ocr.db is not a regular file")
-            data = fh.read(MAX_DB_BYTES + 1)
-        if len(data) > MAX_DB_BYTES:
-            raise ValueError("ocr.db grew over the 512 MiB limit while being read")
-        if not data:
-            raise sqlite3.DatabaseError("ocr.db is empty")
-        if data[:16] == SQLITE_MAGIC and data[18:20] == b"\x02\x02":
-            # A WAL-mode file (left by a tool other than OCR's sql.js writer): an in-memory
-            # copy cannot be opened in WAL mode, so read it as a rollback-journal database.
-            data = data[:18] + b"\x01\x01" + data[20:]
-        con = sqlite3.connect(":memory:")
-        # One row with bytes that are not UTF-8 must not cost every other session its state.
-        con.text_factory = lambda b: b.decode("utf-8", "replace")
+        con = open_snapshot(path, key)
         try:
-            con.deserialize(data)
             rows = _read_rows(con)
         finally:
             con.close()
+    except FileNotFoundError:
+        return ABSENT  # gone since the stat
     except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
         return DbSnapshot(key=key, error=f"ocr.db could not be read: {exc}")
     return DbSnapshot(key=key, rows=rows)
+
+
+def open_snapshot(path: Path, key: tuple | None = None) -> sqlite3.Connection:
+    """ocr.db's bytes, read once, as an in-memory database the caller closes (`key`: the
+    file's `_stat_key`, when the caller has it), so nothing is created, locked or written
+    beside the file.
+
+    Raises FileNotFoundError when there is no file, else OSError, ValueError, MemoryError or
+    sqlite3.Error (a corrupt file shows only when queried: "file is not a database")."""
+    key = key or _stat_key(path)
+    if key is None:
+        raise FileNotFoundError(f"no {path.name}")
+    if key[3] == "link":
+        raise ValueError("ocr.db is a symbolic link: not followed")
+    if key[3] != "file":  # a directory, a FIFO (whose open would block), a device…
+        raise ValueError("ocr.db is not a regular file")
+    if key[1] > MAX_DB_BYTES:
+        raise ValueError(f"ocr.db is {key[1] // (1024 * 1024)} MiB, over the 512 MiB limit")
+    # O_NOFOLLOW | O_NONBLOCK: replaced by a link or a FIFO since the lstat, it still is
+    # neither followed nor waited on.
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+            raise ValueError("ocr.db is not a regular file")
+        data = fh.read(MAX_DB_BYTES + 1)
+    if len(data) > MAX_DB_BYTES:
+        raise ValueError("ocr.db grew over the 512 MiB limit while being read")
+    if not data:
+        raise sqlite3.DatabaseError("ocr.db is empty")
+    if data[:16] == SQLITE_MAGIC and data[18:20] == b"\x02\x02":
+        # A WAL-mode file (left by a tool other than OCR's sql.js writer): an in-memory
+        # copy cannot be opened in WAL mode, so read it as a rollback-journal database.
+        data = data[:18] + b"\x01\x01" + data[20:]
+    con = sqlite3.connect(":memory:")
+    # One row with bytes that are not UTF-8 must not cost every other session its state.
+    con.text_factory = lambda b: b.decode("utf-8", "replace")
+    try:
+        con.deserialize(data)
+    except BaseException:
+        con.close()
+        raise
+    return con

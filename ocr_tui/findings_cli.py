@@ -1,0 +1,169 @@
+"""`ocr-tui findings`: one round's findings as a table or JSON, and a CI gate (issue 12).
+
+    ocr-tui findings [PATH] [--session ID] [--round N] [--min-severity S] [--blockers]
+                     [--json] [--fail-on S|blocker]
+
+The session is the given one, else the newest running session, else the newest; the round is
+the given one, else the session's latest. Exit 2 (one plain line) when the project, session or
+round is not found; with `--fail-on`, 1 when a finding that is not resolved is at least that
+severe (or, `blocker`, is a blocker), else 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
+from ocr_tui.formats.ocr.findings import severity_rank
+
+EXIT_NOT_FOUND = 2
+EXIT_GATE = 1
+FAIL_ON = (*SEVERITIES, "blocker")
+
+
+def add_parser(sub, common) -> None:
+    p = sub.add_parser("findings", help="one round's findings (table or JSON; a CI gate)")
+    common(p)
+    p.add_argument("--session", metavar="ID", help="the session (default: the newest running)")
+    p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest)")
+    p.add_argument(
+        "--min-severity", choices=SEVERITIES, metavar="S",
+        help="only findings this severe or worse (" + "|".join(SEVERITIES) + ")",
+    )  # fmt: skip
+    p.add_argument("--blockers", action="store_true", help="only blockers")
+    p.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
+    p.add_argument(
+        "--fail-on", choices=FAIL_ON, metavar="S|blocker",
+        help="exit 1 when a finding not resolved is this severe (or a blocker)",
+    )  # fmt: skip
+
+
+def _say(text: str) -> int:
+    print(f"ocr-tui: {text}", file=sys.stderr)
+    return EXIT_NOT_FOUND
+
+
+def pick_session(sessions: list[SessionView], wanted: str | None) -> SessionView | None:
+    """The given session, else the newest running OCR session, else the newest OCR one."""
+    ocr = [v for v in sessions if v.framework == "ocr"]
+    if wanted is not None:
+        return next((v for v in sessions if v.id == wanted), None)
+    running = [v for v in ocr if v.running]
+    pool = running or ocr
+    return max(pool, key=lambda v: v.last_activity or "") if pool else None
+
+
+def _keep(f: Finding, args: argparse.Namespace) -> bool:
+    if args.blockers and not f.blocker:
+        return False
+    if args.min_severity:
+        return f.severity is not None and severity_rank(f.severity) <= severity_rank(
+            args.min_severity
+        )
+    return True
+
+
+def counts(findings: list[Finding]) -> dict[str, int]:
+    """The whole round's counts: per severity and blockers over its own findings (resolved
+    ones of the round before are counted only as `resolved`)."""
+    own = [f for f in findings if f.evolution != "resolved"]
+    out = {s: sum(1 for f in own if f.severity == s) for s in SEVERITIES}
+    out["blockers"] = sum(1 for f in own if f.blocker)
+    out["resolved"] = len(findings) - len(own)
+    return out
+
+
+def to_json(f: Finding) -> dict:
+    return {
+        "id": f.id,
+        "title": f.title,
+        "severity": f.severity,
+        "file": f.location.file,
+        "line_start": f.location.line_start,
+        "line_end": f.location.line_end,
+        "category": f.category,
+        "blocker": f.blocker,
+        "reviewers": f.reviewers,
+        "evolution": f.evolution,
+        "triage": f.triage,
+        "source": f.source,
+        "path": f.path,
+        "line": f.line,
+    }
+
+
+def gate(findings: list[Finding], fail_on: str | None) -> bool:
+    """Does `--fail-on` fail on these findings (resolved ones never count)?"""
+    if not fail_on:
+        return False
+    live = [f for f in findings if f.evolution != "resolved"]
+    if fail_on == "blocker":
+        return any(f.blocker for f in live)
+    return any(
+        f.severity is not None and severity_rank(f.severity) <= severity_rank(fail_on) for f in live
+    )
+
+
+def table(findings: list[Finding]) -> str:
+    """Severity, title, location, reviewers, evolution: one finding a row, escape-safe."""
+    head = ("SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION")
+    rows = []
+    for f in findings:
+        where = f.location.file or "—"
+        if f.location.file and f.location.line_start:
+            where += f":{f.location.line_start}"
+            if f.location.line_end and f.location.line_end != f.location.line_start:
+                where += f"-{f.location.line_end}"
+        sev = (f.severity or "—") + (" ⛔" if f.blocker else "")
+        title = f.title if len(f.title) <= 60 else f.title[:59] + "…"
+        rows.append((sev, title, where, ", ".join(f.reviewers) or "—", f.evolution or "—"))
+    rows = [tuple(safe_line(c) for c in r) for r in rows]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                     for r in [head, *rows])  # fmt: skip
+
+
+def cmd_findings(args: argparse.Namespace, project) -> int:
+    from ocr_tui.core.engine import Engine, encode_json
+    from ocr_tui.formats.ocr.round_findings import read_findings
+
+    engine = Engine(project, stall_after=args.stall_after)
+    view = pick_session(engine.scan(), args.session)
+    if view is None:
+        if args.session:
+            return _say(f"no session {safe_line(args.session)!r} in {safe_line(project.root)}")
+        return _say(f"no OCR session in {safe_line(project.root)}")
+    if view.framework != "ocr":
+        return _say(f"{safe_line(view.id)} is a {safe_line(view.framework)} session: no findings")
+    rounds, _problems = read_findings(Path(view.path), _db_rows(project, view.id))
+    if not rounds:
+        return _say(f"session {safe_line(view.id)} has no rounds yet")
+    number = args.round if args.round is not None else rounds[-1].number
+    rnd = next((r for r in rounds if r.number == number), None)
+    if rnd is None:
+        have = ", ".join(str(r.number) for r in rounds)
+        return _say(f"session {safe_line(view.id)} has no round {number} (rounds: {have})")
+    shown = [f for f in rnd.findings if _keep(f, args)]
+    if args.json:
+        print(encode_json({
+            "version": 1, "session": view.id, "round": rnd.number,
+            "counts": counts(rnd.findings), "findings": [to_json(f) for f in shown],
+        }))  # fmt: skip
+    elif shown:
+        print(table(shown))
+    else:
+        filtered = " (with these filters)" if args.min_severity or args.blockers else ""
+        print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")
+    return EXIT_GATE if gate(rnd.findings, args.fail_on) else 0
+
+
+def _db_rows(project, session_id: str) -> dict[int, list[Finding]]:
+    """The session's finding rows in `.ocr/data/ocr.db`, by round (none without the store)."""
+    from ocr_tui.formats.ocr.findings_db import load_findings
+
+    rows, _problem = load_findings(project.db_path, session_id)
+    return rows

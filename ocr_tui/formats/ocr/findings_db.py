@@ -1,0 +1,196 @@
+"""The findings `ocr.db` holds for one session (issue 12's second source, after
+round-meta.json): `review_findings` joined to `reviewer_outputs` and `review_rounds`
+(ocr-format.md §2.2), with the user's triage from `user_finding_progress`. No writes, ever.
+
+Only OCR's web dashboard fills these tables (its markdown parser), so many projects have none:
+no tables, or no rows of the session, is `{}` and no problem. The same finding (same
+normalised title and file) from several reviewers is one `Finding` with all of them, merged as
+round-meta.json's are.
+
+Never raises for what the file holds: a corrupt database or a table missing a column the join
+needs is `({}, problem)` from `read_findings` / `load_findings` (`findings_from_db` drops the
+problem); a wrong value (a severity OCR does not allow, a line that is not a positive integer,
+a title that is no text) is that one value missing; a row with neither title nor summary is
+skipped; a round number that is not a positive integer drops its rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import msgspec
+
+from ocr_tui.formats.ocr.db import _as_int, _as_str, _columns, open_snapshot
+from ocr_tui.formats.ocr.finding import CATEGORIES, SEVERITIES, Finding, finding_id
+from ocr_tui.formats.ocr.findings_meta import MAX_TITLE, _line, _location, _merge, _str, _word
+
+SOURCE = "ocr.db"
+TABLES = ("review_rounds", "reviewer_outputs", "review_findings")
+# The join's own columns: without one of them no finding can be placed in a round.
+REQUIRED = {
+    "review_rounds": ("id", "session_id", "round_number"),
+    "reviewer_outputs": ("id", "round_id"),
+    "review_findings": ("reviewer_output_id",),
+}
+# Read when there (`category`: migration 7); NULL otherwise.
+OPTIONAL = {
+    "reviewer_outputs": ("reviewer_type", "instance_number"),
+    "review_findings": (
+        "id", "title", "severity", "file_path", "line_start", "line_end", "summary",
+        "is_blocker", "category",
+    ),
+}  # fmt: skip
+ALIAS = {"review_rounds": "rr", "reviewer_outputs": "ro", "review_findings": "rf"}
+
+
+def _decode(b: bytes) -> str:
+    return b.decode("utf-8", "replace")
+
+
+def _flag(value: object) -> bool:
+    """`is_blocker`: 1 / a non-zero number / `"1"`, `"true"`, `"yes"`."""
+    if isinstance(value, bool | int | float):
+        return bool(value)
+    if isinstance(value, str):
+        return value.strip().lower() in ("1", "true", "yes")
+    return False
+
+
+def _reviewer(kind: object, instance: object) -> str | None:
+    """`{reviewer_type}-{instance_number}`; the type alone without a usable instance."""
+    name = _str(kind)
+    if name is None:
+        return None
+    name = name.lstrip("@").strip()
+    number = _line(instance)
+    if not name:
+        return None
+    return f"{name}-{number}" if number is not None else name
+
+
+def _triage(con: sqlite3.Connection) -> dict[int, tuple[int, str]]:
+    """review_findings.id -> (recency rank, raw status) of its latest progress row."""
+    cols = _columns(con, "user_finding_progress")
+    if not {"finding_id", "status"} <= cols:
+        return {}
+    by_time = "updated_at" if "updated_at" in cols else "NULL"
+    query = "SELECT finding_id, status FROM user_finding_progress ORDER BY {}"
+    try:
+        rows = con.execute(query.format(f"{by_time}, rowid")).fetchall()
+    except sqlite3.OperationalError:  # a WITHOUT ROWID copy: no rowid to break ties
+        rows = con.execute(query.format(by_time)).fetchall()
+    out: dict[int, tuple[int, str]] = {}
+    for rank, (fid, status) in enumerate(rows):
+        fid, status = _as_int(fid), _as_str(status)
+        if fid is not None and status:
+            out[fid] = (rank, status)  # ordered oldest first: the latest wins
+    return out
+
+
+def _read(con: sqlite3.Connection, session_id: str) -> tuple[dict[int, list[Finding]], str | None]:
+    cols = {t: _columns(con, t) for t in TABLES}
+    if not all(cols.values()):
+        return {}, None  # not a database the dashboard has parsed artifacts into
+    for table, needed in REQUIRED.items():
+        missing = [c for c in needed if c not in cols[table]]
+        if missing:
+            return {}, f"ocr.db `{table}` has no `{missing[0]}` column: its findings are not read"
+    select = ["rr.round_number"]
+    for table, names in OPTIONAL.items():
+        a = ALIAS[table]
+        select += [f"{a}.{c}" if c in cols[table] else "NULL" for c in names]
+    order = "ro.id, rf.id" if "id" in cols["review_findings"] else "ro.id"
+    query = (
+        f"SELECT {', '.join(select)} FROM review_findings rf "
+        "JOIN reviewer_outputs ro ON ro.id = rf.reviewer_output_id "
+        "JOIN review_rounds rr ON rr.id = ro.round_id "
+        f"WHERE rr.session_id = ? ORDER BY {order}"
+    )
+    rows = con.execute(query, (session_id,)).fetchall()
+    triage = _triage(con) if rows else {}
+
+    found: dict[int, dict[str, Finding]] = {}
+    latest: dict[tuple[int, str], tuple[int, str]] = {}  # (round, id) -> latest triage
+    for row in rows:
+        rnd, kind, instance, rf_id, title, severity, file_path, start, end, summary = row[:10]
+        is_blocker, category = row[10:]
+        number = _line(rnd)
+        if number is None:
+            continue
+        text = summary.strip() if isinstance(summary, str) else ""
+        title = _str(title)
+        if title is None and text:
+            title = " ".join(text.splitlines()[0].split())[:MAX_TITLE].rstrip() or None
+        if title is None:
+            continue
+        location = _location({"file_path": file_path, "line_start": start, "line_end": end})
+        category = _word(category, CATEGORIES)
+        name = _reviewer(kind, instance)
+        finding = Finding(
+            id=finding_id(title, location.file),
+            title=title,
+            severity=_word(severity, SEVERITIES),
+            location=location,
+            category=category,
+            blocker=_flag(is_blocker) or category == "blocker",
+            reviewers=[name] if name else [],
+            source=SOURCE,
+            path=None,
+            line=None,
+            text=text,
+        )
+        in_round = found.setdefault(number, {})
+        prev = in_round.get(finding.id)
+        in_round[finding.id] = _merge(prev, finding) if prev else finding
+        mark = triage.get(_as_int(rf_id))
+        key = (number, finding.id)
+        if mark is not None and (key not in latest or mark[0] > latest[key][0]):
+            latest[key] = mark
+    out: dict[int, list[Finding]] = {}
+    for number in sorted(found):
+        out[number] = [
+            msgspec.structs.replace(f, triage=latest[(number, fid)][1])
+            if (number, fid) in latest
+            else f
+            for fid, f in found[number].items()
+        ]
+    return out, None
+
+
+def read_findings(
+    con: sqlite3.Connection, session_id: str
+) -> tuple[dict[int, list[Finding]], str | None]:
+    """(round number -> that round's findings in first-read order, problem or None). Never
+    raises for the database's content: a corrupt one is `({}, "ocr.db findings could not be
+    read: …")`. The connection's text_factory is set to decode bad UTF-8 as U+FFFD for the
+    read and put back after it."""
+    saved = con.text_factory
+    con.text_factory = _decode
+    try:
+        return _read(con, session_id)
+    except (sqlite3.Error, ValueError, MemoryError) as exc:
+        return {}, f"ocr.db findings could not be read: {exc}"
+    finally:
+        con.text_factory = saved
+
+
+def findings_from_db(con: sqlite3.Connection, session_id: str) -> dict[int, list[Finding]]:
+    """`read_findings` without the problem: `{}` for no rows and for an unreadable database."""
+    return read_findings(con, session_id)[0]
+
+
+def load_findings(db_path: Path, session_id: str) -> tuple[dict[int, list[Finding]], str | None]:
+    """`read_findings` on a read-only in-memory copy of the ocr.db at `db_path` (no lock, no
+    side file; see `db.open_snapshot`). No file is `({}, None)`; one that cannot be read (a
+    link, not a regular file, too big, empty, not SQLite) is `({}, problem)`."""
+    try:
+        con = open_snapshot(db_path)
+    except FileNotFoundError:
+        return {}, None
+    except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
+        return {}, f"ocr.db could not be read: {exc}"
+    try:
+        return read_findings(con, session_id)
+    finally:
+        con.close()

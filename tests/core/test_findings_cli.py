@@ -1,0 +1,128 @@
+"""`ocr-tui findings`: the JSON contract, filters, the table, default session and round, and
+the exit codes of the CI gate (issue 12)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from ocr_tui.cli import main
+
+KEYS = ["id", "title", "severity", "file", "line_start", "line_end", "category", "blocker",
+        "reviewers", "evolution", "triage", "source", "path", "line"]  # fmt: skip
+EVIL = "\x1b]0;pwned\x07"
+
+
+def put(path: Path, text: str, mtime: float | None = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    if mtime is not None:
+        os.utime(path, (mtime, mtime))
+
+
+def finding(n: int, title: str, severity: str, where: str) -> str:
+    return f"### Finding {n}: {title}\n- **Severity**: {severity}\n- **Location**: `{where}`\n\n"
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    s = tmp_path / ".ocr" / "sessions"
+    old = s / "2026-11-20-old"
+    put(old / "state.json", json.dumps({"current_phase": "complete", "status": "closed"}), 1e9)
+    put(old / "rounds/round-1/reviews/principal-1.md", finding(1, "Old thing", "Low", "o.py:1"))
+    main_ = s / "2026-11-23-main"
+    put(main_ / "state.json", json.dumps({"current_phase": "reviews", "status": "active",
+                                          "current_round": 2}))  # fmt: skip
+    r1 = main_ / "rounds/round-1/reviews"
+    put(r1 / "principal-1.md", finding(1, "SQL injection", "Critical", "db.py:L4-L9")
+        + finding(2, "Race in watcher", "Medium", "w.py:3"))  # fmt: skip
+    r2 = main_ / "rounds/round-2/reviews"
+    put(r2 / "principal-1.md", finding(1, "Race in watcher", "Medium", "w.py:3")
+        + finding(2, f"Unbounded cache {EVIL}", "High", "c.py:7")
+        + finding(3, "Typo in docs", "Info", "README.md:1"))  # fmt: skip
+    put(r2 / "security-1.md", finding(1, "Race in Watcher", "High", "w.py:3"))
+    return tmp_path
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["findings", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def doc(capsys, *args: str) -> dict:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0 and err == "" and out.count("\n") == 1
+    assert out.isascii() and "\x1b" not in out
+    return json.loads(out)
+
+
+def test_json_contract_defaults_to_the_running_sessions_latest_round(project, capsys):
+    d = doc(capsys, str(project))
+    assert (d["version"], d["session"], d["round"]) == (1, "2026-11-23-main", 2)
+    assert d["counts"] == {"critical": 0, "high": 2, "medium": 0, "low": 0, "info": 1,
+                           "blockers": 0, "resolved": 1}  # fmt: skip
+    assert all(list(f) == KEYS for f in d["findings"])
+    by = {f["title"]: f for f in d["findings"]}
+    race = by["Race in watcher"]
+    assert race["severity"] == "high" and race["reviewers"] == ["principal-1", "security-1"]
+    assert race["evolution"] == "open" and race["source"] == "markdown"
+    assert race["path"] == "rounds/round-2/reviews/principal-1.md" and race["line"] == 1
+    assert (race["file"], race["line_start"], race["line_end"]) == ("w.py", 3, 3)
+    assert by["SQL injection"]["evolution"] == "resolved"
+    assert d["findings"][-1]["title"] == "SQL injection"  # resolved ones last
+
+
+def test_round_one_has_no_evolution_and_its_critical_is_a_blocker(project, capsys):
+    d = doc(capsys, str(project), "--session", "2026-11-23-main", "--round", "1")
+    assert [f["evolution"] for f in d["findings"]] == [None, None]
+    assert d["counts"]["blockers"] == 1 and d["findings"][0]["blocker"]
+
+
+def test_filters_keep_the_counts_of_the_whole_round(project, capsys):
+    d = doc(capsys, str(project), "--min-severity", "high")
+    assert [f["severity"] for f in d["findings"]] == ["high", "high", "critical"]
+    assert d["counts"]["info"] == 1  # counts cover the whole round
+    d = doc(capsys, str(project), "--round", "1", "--blockers")
+    assert [f["title"] for f in d["findings"]] == ["SQL injection"]
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "code"),
+    [("critical", 0), ("high", 1), ("info", 1), ("blocker", 0)],
+)
+def test_fail_on_is_a_ci_gate_that_ignores_resolved_findings(project, capsys, fail_on, code):
+    assert run(capsys, str(project), "--fail-on", fail_on)[0] == code
+    # --json still prints the whole object
+    c, out, _ = run(capsys, str(project), "--fail-on", fail_on, "--json")
+    assert c == code and json.loads(out)["round"] == 2
+
+
+def test_fail_on_blocker_in_round_one(project, capsys):
+    assert run(capsys, str(project), "--round", "1", "--fail-on", "blocker")[0] == 1
+
+
+def test_table_is_readable_and_escape_safe(project, capsys):
+    code, out, err = run(capsys, str(project))
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].split() == ["SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION"]
+    assert "w.py:3" in out and "principal-1, security-1" in out and "resolved" in out
+    assert "\x1b" not in out and "\x07" not in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--session", "nope"), ("--session", "2026-11-23-main", "--round", "7")],
+)
+def test_unknown_session_or_round_is_one_line_and_exit_2(project, capsys, args):
+    code, out, err = run(capsys, str(project), *args)
+    assert code == 2 and out == "" and err.count("\n") == 1 and err.startswith("ocr-tui: ")
+
+
+def test_no_project_is_exit_2(tmp_path, capsys):
+    code, out, err = run(capsys, str(tmp_path / "nowhere"))
+    assert code == 2 and out == ""
