@@ -77,9 +77,7 @@ def session_findings(
     for rnd in files.rounds:
         if rnd.number in by_number:
             continue
-        found, source, problems = round_findings(
-            files.path, rnd, (db_rows or {}).get(rnd.number)
-        )
+        found, source, problems = round_findings(files.path, rnd, (db_rows or {}).get(rnd.number))
         previous = by_number.get(rnd.number - 1)
         evolved = evolve(found, previous.current if previous else None)
         rf = RoundFindings(rnd.number, sorted(evolved, key=sort_key), source, problems)
