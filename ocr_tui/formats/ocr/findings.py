@@ -24,6 +24,7 @@ from typing import Protocol
 import msgspec
 
 from ocr_tui.formats.ocr.finding import (
+    CATEGORIES,
     SEVERITIES,
     Finding,
     Location,
@@ -73,21 +74,34 @@ def _add_reviewers(into: list[str], more: Iterable[str]) -> list[str]:
     return out
 
 
-def _absorb(a: Finding, b: Finding) -> Finding:
-    """`a` with what `b` adds: reviewers, the graver severity, a location, blocker."""
-    location = a.location if a.location.file else b.location
-    if location.file and location.line_start is None and b.location.file == location.file:
-        location = b.location
-    graver = min((a.severity, b.severity), key=severity_rank)
+def absorb(a: Finding, b: Finding) -> Finding:
+    """One finding from two reports of it: every reviewer, the graver severity and category,
+    blocker if either blocks, the first location (lines from `b` when `a` has none in the
+    same file) and the first text that are there."""
+    loc = a.location if a.location.file else b.location
+    if (
+        loc.line_start is None
+        and b.location.line_start is not None
+        and normalise_file(b.location.file) in ("", normalise_file(loc.file))
+    ):
+        loc = Location(
+            file=loc.file or b.location.file,
+            line_start=b.location.line_start,
+            line_end=b.location.line_end,
+        )
     return msgspec.structs.replace(
         a,
-        severity=graver,
-        location=location,
+        severity=min((a.severity, b.severity), key=severity_rank),
+        category=min((a.category, b.category), key=_category_rank),
+        location=loc,
         reviewers=_add_reviewers(a.reviewers, b.reviewers),
         blocker=a.blocker or b.blocker,
-        category=a.category or b.category,
         text=a.text or b.text,
     )
+
+
+def _category_rank(category: str | None) -> int:
+    return CATEGORIES.index(category) if category in CATEGORIES else len(CATEGORIES)
 
 
 def merge(groups: Iterable[Sequence[Finding]]) -> list[Finding]:
@@ -95,7 +109,7 @@ def merge(groups: Iterable[Sequence[Finding]]) -> list[Finding]:
     by_id: dict[str, Finding] = {}
     for group in groups:
         for f in group:
-            by_id[f.id] = _absorb(by_id[f.id], f) if f.id in by_id else f
+            by_id[f.id] = absorb(by_id[f.id], f) if f.id in by_id else f
     return list(by_id.values())
 
 
@@ -144,7 +158,7 @@ def apply_final(
             continue
         first = out[hits[0]]
         for i in hits[1:]:  # listed together under one item: one finding
-            first = _absorb(first, out[i])
+            first = absorb(first, out[i])
         first = msgspec.structs.replace(
             first,
             reviewers=_add_reviewers(first.reviewers, item.flagged_by),

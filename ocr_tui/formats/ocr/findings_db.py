@@ -23,7 +23,8 @@ import msgspec
 
 from ocr_tui.formats.ocr.db import _as_int, _as_str, _columns, open_snapshot
 from ocr_tui.formats.ocr.finding import CATEGORIES, SEVERITIES, Finding, finding_id
-from ocr_tui.formats.ocr.findings_meta import MAX_TITLE, _line, _location, _merge, _str, _word
+from ocr_tui.formats.ocr.findings import absorb
+from ocr_tui.formats.ocr.findings_meta import MAX_TITLE, as_line, as_text, as_word, location_of
 
 SOURCE = "ocr.db"
 TABLES = ("review_rounds", "reviewer_outputs", "review_findings")
@@ -59,11 +60,11 @@ def _flag(value: object) -> bool:
 
 def _reviewer(kind: object, instance: object) -> str | None:
     """`{reviewer_type}-{instance_number}`; the type alone without a usable instance."""
-    name = _str(kind)
+    name = as_text(kind)
     if name is None:
         return None
     name = name.lstrip("@").strip()
-    number = _line(instance)
+    number = as_line(instance)
     if not name:
         return None
     return f"{name}-{number}" if number is not None else name
@@ -115,22 +116,22 @@ def _read(con: sqlite3.Connection, session_id: str) -> tuple[dict[int, list[Find
     for row in rows:
         rnd, kind, instance, rf_id, title, severity, file_path, start, end, summary = row[:10]
         is_blocker, category = row[10:]
-        number = _line(rnd)
+        number = as_line(rnd)
         if number is None:
             continue
         text = summary.strip() if isinstance(summary, str) else ""
-        title = _str(title)
+        title = as_text(title)
         if title is None and text:
             title = " ".join(text.splitlines()[0].split())[:MAX_TITLE].rstrip() or None
         if title is None:
             continue
-        location = _location({"file_path": file_path, "line_start": start, "line_end": end})
-        category = _word(category, CATEGORIES)
+        location = location_of({"file_path": file_path, "line_start": start, "line_end": end})
+        category = as_word(category, CATEGORIES)
         name = _reviewer(kind, instance)
         finding = Finding(
             id=finding_id(title, location.file),
             title=title,
-            severity=_word(severity, SEVERITIES),
+            severity=as_word(severity, SEVERITIES),
             location=location,
             category=category,
             blocker=_flag(is_blocker) or category == "blocker",
@@ -142,7 +143,7 @@ def _read(con: sqlite3.Connection, session_id: str) -> tuple[dict[int, list[Find
         )
         in_round = found.setdefault(number, {})
         prev = in_round.get(finding.id)
-        in_round[finding.id] = _merge(prev, finding) if prev else finding
+        in_round[finding.id] = absorb(prev, finding) if prev else finding
         mark = triage.get(_as_int(rf_id))
         key = (number, finding.id)
         if mark is not None and (key not in latest or mark[0] > latest[key][0]):

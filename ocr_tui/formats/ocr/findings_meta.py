@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import msgspec
-
 from ocr_tui.formats.ocr.final_items import reviewer_names
 from ocr_tui.formats.ocr.finding import CATEGORIES, SEVERITIES, Finding, Location, finding_id
+from ocr_tui.formats.ocr.findings import absorb
 from ocr_tui.formats.ocr.model import RoundMeta
 
 SOURCE = "round-meta.json"
@@ -32,14 +31,14 @@ def _list(value: object) -> list:
     return list(value) if isinstance(value, list | tuple) else []
 
 
-def _str(value: object) -> str | None:
+def as_text(value: object) -> str | None:
     """A string with its whitespace folded, or None (not a string, or blank)."""
     if not isinstance(value, str):
         return None
     return " ".join(value.split()) or None
 
 
-def _line(value: object) -> int | None:
+def as_line(value: object) -> int | None:
     """A 1-based line: an int (not a bool), an integral float, or a string of digits."""
     if isinstance(value, bool):
         return None
@@ -50,9 +49,9 @@ def _line(value: object) -> int | None:
     return value if isinstance(value, int) and 1 <= value < 10**9 else None
 
 
-def _word(value: object, allowed: tuple[str, ...]) -> str | None:
+def as_word(value: object, allowed: tuple[str, ...]) -> str | None:
     """`High` -> `high`, `should-fix` / `Should Fix` -> `should_fix`; None when not allowed."""
-    text = _str(value)
+    text = as_text(value)
     if text is None:
         return None
     word = text.lower().replace("-", "_").replace(" ", "_")
@@ -61,11 +60,11 @@ def _word(value: object, allowed: tuple[str, ...]) -> str | None:
 
 def _reviewer(entry: object) -> str | None:
     """`{type}-{instance}` (`principal-1`); the type alone without a usable instance."""
-    kind = _str(_get(entry, "type"))
+    kind = as_text(_get(entry, "type"))
     if kind is None:
         return None
     kind = kind.lstrip("@")
-    instance = _line(_get(entry, "instance"))
+    instance = as_line(_get(entry, "instance"))
     return f"{kind}-{instance}" if instance is not None else kind or None
 
 
@@ -76,42 +75,15 @@ def _flagged(value: object) -> list[str]:
     return [n for n in names if n]
 
 
-def _location(f: object) -> Location:
-    file = _str(_get(f, "file_path"))
-    start, end = _line(_get(f, "line_start")), _line(_get(f, "line_end"))
+def location_of(f: object) -> Location:
+    file = as_text(_get(f, "file_path"))
+    start, end = as_line(_get(f, "line_start")), as_line(_get(f, "line_end"))
     if start is None:
         start = end
     if start is not None and (end is None or end < start):
         end = start
     file = (file.strip("`").strip() or None) if file else None
     return Location(file=file, line_start=start, line_end=end)
-
-
-def _rank(value: str | None, order: tuple[str, ...]) -> int:
-    return order.index(value) if value in order else len(order)
-
-
-def _merge(a: Finding, b: Finding) -> Finding:
-    """One finding from two reports of it: every reviewer, the graver severity and category,
-    the first location lines and text that are there."""
-    loc = a.location
-    if loc.line_start is None and b.location.line_start is not None:
-        loc = Location(
-            file=loc.file or b.location.file,
-            line_start=b.location.line_start,
-            line_end=b.location.line_end,
-        )
-    severity = min(a.severity, b.severity, key=lambda s: _rank(s, SEVERITIES))
-    category = min(a.category, b.category, key=lambda c: _rank(c, CATEGORIES))
-    return msgspec.structs.replace(
-        a,
-        severity=severity,
-        category=category,
-        blocker=a.blocker or b.blocker,
-        location=loc,
-        reviewers=list(dict.fromkeys(a.reviewers + b.reviewers)),
-        text=a.text or b.text,
-    )
 
 
 def findings_from_meta(meta: RoundMeta | Mapping | None, rel: str) -> list[Finding] | None:
@@ -124,18 +96,18 @@ def findings_from_meta(meta: RoundMeta | Mapping | None, rel: str) -> list[Findi
         for f in _list(_get(entry, "findings")):
             summary = _get(f, "summary")
             text = summary.strip() if isinstance(summary, str) else ""
-            title = _str(_get(f, "title"))
+            title = as_text(_get(f, "title"))
             if title is None and text:
                 title = " ".join(text.splitlines()[0].split())[:MAX_TITLE].rstrip() or None
             if title is None:
                 continue
-            location = _location(f)
-            category = _word(_get(f, "category"), CATEGORIES)
+            location = location_of(f)
+            category = as_word(_get(f, "category"), CATEGORIES)
             reviewers = ([name] if name else []) + _flagged(_get(f, "flagged_by"))
             finding = Finding(
                 id=finding_id(title, location.file),
                 title=title,
-                severity=_word(_get(f, "severity"), SEVERITIES),
+                severity=as_word(_get(f, "severity"), SEVERITIES),
                 location=location,
                 category=category,
                 blocker=category == "blocker",
@@ -146,5 +118,5 @@ def findings_from_meta(meta: RoundMeta | Mapping | None, rel: str) -> list[Findi
                 text=text,
             )
             prev = found.get(finding.id)
-            found[finding.id] = _merge(prev, finding) if prev else finding
+            found[finding.id] = absorb(prev, finding) if prev else finding
     return list(found.values()) or None
