@@ -19,8 +19,9 @@ from ocr_tui.core.project import find_project
 from ocr_tui.ui.screens.document import DocumentScreen
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, unique_keys
+
+from .test_drilldown import crumbs, wait_for
 
 try:
     from .builders import fixed_clock, loaded
@@ -68,18 +69,6 @@ def build(root: Path) -> Path:
 @pytest.fixture
 def twins(tmp_path: Path) -> Path:
     return build(tmp_path / "proj")
-
-
-async def wait_for(pilot, condition, timeout: float = 5.0, what: str = "condition") -> None:
-    for _ in range(int(timeout / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition(), f"timed out waiting for {what}"
-
-
-def crumbs(app) -> str:
-    return app.screen.query_one(Breadcrumb).plain
 
 
 async def doc_shown(pilot, rel: str) -> str:
