@@ -30,9 +30,11 @@ def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
     for name in names:
         others = [o for o in names if o != name and results[o]]
         blocks += [f"## Discourse from {name}", ""]
+        mine = {f.title for f in results[name]}
         for other in others[:2]:
-            title = rng.choice(results[other]).title
-            verb = rng.choice(("AGREE", "AGREE", "CHALLENGE"))
+            both = [f.title for f in results[other] if f.title in mine]  # raised it too
+            title = rng.choice(both or [f.title for f in results[other]])
+            verb = "AGREE" if both else rng.choice(("AGREE", "AGREE", "CHALLENGE"))
             reason = "" if verb == "AGREE" else " — the input is validated upstream"
             blocks.append(f'{verb} {other} "{title}"{reason}')
             if verb == "CHALLENGE":
@@ -43,29 +45,37 @@ def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
     )
 
 
+def _loc(f: Finding) -> str:
+    return f"{f.path}:L{f.start}" + (f"-L{f.end}" if f.end != f.start else "")
+
+
 def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: str) -> Synthesis:
-    merged: dict[str, tuple[Finding, list[str]]] = {}
+    """final.md and round-meta.json of a round: one item per finding (title and file), flagged
+    by every reviewer who raised it, at the location they gave (the gravest report's), so
+    the findings readers attach each item to its finding."""
+    merged: dict[tuple[str, str], tuple[Finding, list[str]]] = {}
     for name, fs in results.items():
         for f in fs:
-            if f.title in merged:
-                prev, who = merged[f.title]
+            key = (f.title, f.path)
+            if key in merged:
+                prev, who = merged[key]
                 who.append(name)
                 if SEVERITIES.index(f.severity) < SEVERITIES.index(prev.severity):
-                    merged[f.title] = (f, who)
+                    merged[key] = (f, who)
             else:
-                merged[f.title] = (f, [name])
+                merged[key] = (f, [name])
 
     def category(f: Finding, who: list[str]) -> str:
         if f.severity == "critical":
             return "blocker"
         if f.severity == "high" or (f.severity == "medium" and len(who) > 1):
             return "should_fix"
-        return "suggestion" if f.severity != "info" else "style"
+        return "suggestion"  # final.md lists info findings under Suggestions too
 
     cats = {t: category(f, w) for t, (f, w) in merged.items()}
     blockers = [t for t, c in cats.items() if c == "blocker"]
     should = [t for t, c in cats.items() if c == "should_fix"]
-    sugg = [t for t, c in cats.items() if c in ("suggestion", "style")]
+    sugg = [t for t, c in cats.items() if c == "suggestion"]
     verdict = (
         "REQUEST CHANGES" if blockers else "NEEDS DISCUSSION" if mood == "discuss" else "APPROVE"
     )
@@ -85,11 +95,11 @@ def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: 
     for i, t in enumerate(blockers, 1):
         f, who = merged[t]
         lines += [
-            f"### {i}. {t}",
+            f"### {i}. {f.title}",
             "",
             f"**Flagged by**: {', '.join('@' + w for w in who)}",
             "**Type**: Security" if "security" in who[0] else "**Type**: Correctness",
-            f"**Location**: `{f.path}:L{f.start}-L{f.end}`",
+            f"**Location**: `{_loc(f)}`",
             f"**Issue**: {f.issue}",
             "**Why this blocks**: Unsafe to merge as is.",
             f"**Suggested fix**: {f.suggestion}",
@@ -101,16 +111,19 @@ def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: 
     for i, t in enumerate(should, 1):
         f, who = merged[t]
         lines += [
-            f"### {i}. {t}",
+            f"### {i}. {f.title}",
             "",
             f"**Flagged by**: {', '.join('@' + w for w in who)}",
-            f"**Location**: `{f.path}:L{f.start}`",
+            f"**Location**: `{_loc(f)}`",
+            f"**Issue**: {f.issue}",
             "",
         ]
     if not should:
         lines += ["- None", ""]
     lines += ["## Suggestions", "", "### Code Quality", ""]
-    lines += [f'- "{t}" — @{merged[t][1][0]}' for t in sugg] or ["- None"]
+    lines += [
+        f'- "{merged[t][0].title}" — {", ".join("@" + w for w in merged[t][1])}' for t in sugg
+    ] or ["- None"]
     lines += [
         "",
         "## Consensus & Dissent",
@@ -140,7 +153,7 @@ def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: 
         "|---|---|---|---|---|",
     ]
     for name, fs in results.items():
-        c = [cats[f.title] for f in fs]
+        c = [cats[(f.title, f.path)] for f in fs]
         lines.append(
             f"| @{name} | {c.count('blocker')} | {c.count('should_fix')} | "
             f"{len(c) - c.count('blocker') - c.count('should_fix')} | "
@@ -156,13 +169,13 @@ def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: 
         entry["findings"] = [
             {
                 "title": f.title,
-                "category": cats[f.title],
+                "category": cats[(f.title, f.path)],
                 "severity": f.severity,
                 "file_path": f.path,
                 "line_start": f.start,
                 "line_end": f.end,
                 "summary": f.issue,
-                "flagged_by": ["@" + w for w in merged[f.title][1]],
+                "flagged_by": ["@" + w for w in merged[(f.title, f.path)][1]],
             }
             for f in fs
         ]

@@ -79,6 +79,7 @@ def scenario(sid: str, branch: str, plan: Plan, seed: int) -> Iterator[Action]:
     """One session from `ocr state init` to `ocr state close`, action by action."""
     rng = random.Random(f"ocr-sim/{seed}/{sid}")
     files, date, chat = changeset(rng), sid[:10], plan.chatter
+    earlier: list[dict] = []  # each round's findings per reviewer, for the next round's
     for rnd, (names, mood) in enumerate(plan.rounds, 1):
         rdir = f"rounds/round-{rnd}"
         if rnd == 1:
@@ -118,7 +119,8 @@ def scenario(sid: str, branch: str, plan: Plan, seed: int) -> Iterator[Action]:
         yield replace(_phase("reviews", 4, 0.8), mkdirs=(f"{rdir}/reviews",))
         if chat:
             yield Action(f"spawned {len(names)} reviewers", "reviews", 1.0)
-        results = review_round(rng, names, files, mood)
+        results = review_round(rng, names, files, mood, earlier)
+        earlier.append(results)
         for name in names:
             body = ((f"{rdir}/reviews/{name}.md", reviewer_md(name, results[name], rng, files)),)
             desc = f"{name} finished: {len(results[name])} finding(s)"
