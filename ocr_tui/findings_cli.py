@@ -139,7 +139,8 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
         return _say(f"no OCR session in {safe_line(project.root)}")
     if view.framework != "ocr":
         return _say(f"{safe_line(view.id)} is a {safe_line(view.framework)} session: no findings")
-    rounds, _problems = read_findings(Path(view.path), _db_rows(project, view.id))
+    rows, db_problem = _db_rows(project, view.id)
+    rounds, problems = read_findings(Path(view.path), rows)
     if not rounds:
         return _say(f"session {safe_line(view.id)} has no rounds yet")
     number = args.round if args.round is not None else rounds[-1].number
@@ -147,6 +148,8 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
     if rnd is None:
         have = ", ".join(str(r.number) for r in rounds)
         return _say(f"session {safe_line(view.id)} has no round {number} (rounds: {have})")
+    for problem in ([db_problem] if db_problem else []) + rnd.problems:
+        print(f"ocr-tui: note: {safe_line(problem)}", file=sys.stderr)  # read, with problems
     shown = [f for f in rnd.findings if _keep(f, args)]
     if args.json:
         print(encode_json({
@@ -161,9 +164,9 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
     return EXIT_GATE if gate(rnd.findings, args.fail_on) else 0
 
 
-def _db_rows(project, session_id: str) -> dict[int, list[Finding]]:
-    """The session's finding rows in `.ocr/data/ocr.db`, by round (none without the store)."""
+def _db_rows(project, session_id: str) -> tuple[dict[int, list[Finding]], str | None]:
+    """The session's finding rows in `.ocr/data/ocr.db` by round (none without the store),
+    and what was wrong with the store, if anything."""
     from ocr_tui.formats.ocr.findings_db import load_findings
 
-    rows, _problem = load_findings(project.db_path, session_id)
-    return rows
+    return load_findings(project.db_path, session_id)

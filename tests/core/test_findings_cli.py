@@ -55,7 +55,9 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
 
 def doc(capsys, *args: str) -> dict:
     code, out, err = run(capsys, *args, "--json")
-    assert code == 0 and err == "" and out.count("\n") == 1
+    assert code == 0 and out.count("\n") == 1
+    assert all(line.startswith("ocr-tui: note: ") for line in err.splitlines())  # the title
+    # with an escape sequence is named as a problem of its file
     assert out.isascii() and "\x1b" not in out
     return json.loads(out)
 
@@ -107,7 +109,7 @@ def test_fail_on_blocker_in_round_one(project, capsys):
 
 def test_table_is_readable_and_escape_safe(project, capsys):
     code, out, err = run(capsys, str(project))
-    assert code == 0 and err == ""
+    assert code == 0 and "principal-1.md holds terminal control characters" in err
     lines = out.splitlines()
     assert lines[0].split() == ["SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION"]
     assert "w.py:3" in out and "principal-1, security-1" in out and "resolved" in out
@@ -126,3 +128,12 @@ def test_unknown_session_or_round_is_one_line_and_exit_2(project, capsys, args):
 def test_no_project_is_exit_2(tmp_path, capsys):
     code, out, err = run(capsys, str(tmp_path / "nowhere"))
     assert code == 2 and out == ""
+
+
+def test_a_file_that_cannot_be_read_is_a_note_on_stderr(project, capsys):
+    bad = project / ".ocr/sessions/2026-11-23-main/rounds/round-2/reviews/quality-1.md"
+    bad.write_bytes(b"\x00\x01\x1b[2Jbinary")
+    code, out, err = run(capsys, str(project), "--json")
+    assert code == 0 and json.loads(out)["round"] == 2
+    assert err.startswith("ocr-tui: note: ") and "quality-1.md looks binary" in err
+    assert "\x1b" not in err
