@@ -65,6 +65,15 @@ class ReviewerTarget(Target):
 
 
 @dataclass(frozen=True)
+class FindingsTarget(Target):
+    """The findings of one round (the round's directory, as in `RoundTarget`)."""
+
+    session_id: str
+    number: int
+    path: str  # relative to the session directory
+
+
+@dataclass(frozen=True)
 class DocumentTarget(Target):
     """A file of a session, shown as Markdown."""
 

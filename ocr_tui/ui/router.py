@@ -9,6 +9,7 @@ itself from one (`for_target`):
 
     SessionTarget                  -> SessionScreen
     RoundTarget                    -> RoundScreen
+    FindingsTarget                 -> FindingsScreen
     DocumentTarget, ReviewerTarget -> DocumentScreen
     SessionListTarget              -> the bottom of the stack (the session list)
     MapRunTarget                   -> none yet

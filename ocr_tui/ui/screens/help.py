@@ -23,6 +23,7 @@ SCREEN_MODULES = (
     ("Session list", "ocr_tui.ui.screens.main"),
     ("Session", "ocr_tui.ui.screens.session"),
     ("Round", "ocr_tui.ui.screens.round"),
+    ("Findings", "ocr_tui.ui.screens.findings"),
     ("Document", "ocr_tui.ui.screens.document"),
     ("Help", "ocr_tui.ui.screens.help"),
 )

@@ -25,6 +25,7 @@ from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label, verdict_kind
 from ocr_tui.ui.navigation import (
     DocumentTarget,
+    FindingsTarget,
     Open,
     ReviewerTarget,
     RoundTarget,
@@ -56,6 +57,7 @@ class RoundScreen(DrilldownScreen):
         Binding("[", "step(-1)", "Prev round", id="round.prev"),
         Binding("]", "step(1)", "Next round", id="round.next"),
         Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
+        Binding("F", "findings", "Findings", id="round.findings", show=False),
     ]
 
     def __init__(self, session_id: str, round_number: int, path: str | None = None) -> None:
@@ -223,6 +225,9 @@ class RoundScreen(DrilldownScreen):
             self.notify(f"This round has no {name} yet.", timeout=2, markup=False)
             return
         self._open_document(f"{rnd.path}/{name}")
+
+    def action_findings(self) -> None:
+        self.post_message(Open(FindingsTarget(self.session_id, self.round_number, self._path())))
 
     @on(DataTable.RowSelected, "#reviewers")
     def _open_reviewer(self, event: DataTable.RowSelected) -> None:

@@ -25,7 +25,14 @@ from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.drilldown import DrilldownScreen
-from ocr_tui.ui.navigation import DocumentTarget, Open, RoundTarget, SessionTarget, round_target
+from ocr_tui.ui.navigation import (
+    DocumentTarget,
+    FindingsTarget,
+    Open,
+    RoundTarget,
+    SessionTarget,
+    round_target,
+)
 from ocr_tui.ui.style import VERDICT_VAR, removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -56,6 +63,7 @@ class SessionScreen(DrilldownScreen):
 
     BINDINGS = [
         Binding("c", "current_round", "Current round", id="session.current_round"),
+        Binding("F", "latest_findings", "Findings", id="session.findings", show=False),
     ]
 
     def __init__(self, session_id: str) -> None:
@@ -102,7 +110,7 @@ class SessionScreen(DrilldownScreen):
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "current_round":
+        if action in ("current_round", "latest_findings"):
             view = self.view
             return view is None or view.framework == "ocr"  # only OCR has rounds
         return True
@@ -209,6 +217,14 @@ class SessionScreen(DrilldownScreen):
             return
         current = view.current
         self.post_message(Open(RoundTarget(self.session_id, current.number, current.path)))
+
+    def action_latest_findings(self) -> None:
+        view = self.view
+        if view is None or not view.rounds:
+            self.notify("This session has no review round yet.", severity="warning", markup=False)
+            return
+        latest = view.rounds[-1]
+        self.post_message(Open(FindingsTarget(self.session_id, latest.number, latest.path)))
 
 
 def meta_content(view: SessionView, now: datetime) -> Content:

@@ -98,6 +98,16 @@ class DrillTable(DataTable):
         """The key a row was given to `sync_rows` (two rows can share one)."""
         return self._given.get(row_key, row_key) if row_key is not None else None
 
+    def _update_dimensions(self, new_rows) -> None:
+        """Textual measures new rows when idle, after they may have been drawn (and cached)
+        at the old column widths: when a width changed, nothing drawn before may be reused
+        (a table filled by a worker after its first frame kept a header of label widths)."""
+        before = [c.content_width for c in self.columns.values()]
+        super()._update_dimensions(new_rows)
+        if [c.content_width for c in self.columns.values()] != before:
+            self._update_count += 1  # part of every cached row's key
+            self.refresh()
+
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         """Show `rows` (`(key, cells)`), changing only what changed. The cursor stays on the
         same key (or at the same position if its row went away). Rows with one key are all

@@ -1,0 +1,182 @@
+"""The findings screen (issue 12, part 3), driven by keys in the real app on the sample project:
+session → round → `F`, the filters, Enter to the reviewer file, live updates, a snapshot."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from ocr_tui.cli import make_app
+from ocr_tui.core.project import Project
+from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.findings import FindingsScreen
+from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+from .builders import NOW, SIZE, fixed_clock, loaded, set_mtime, wait_until
+
+AUTH = "2026-03-10-feat-auth"
+R2 = "rounds/round-2/reviews"
+
+
+def finding(n: int, title: str, severity: str, location: str) -> str:
+    return (
+        f"### Finding {n}: {title}\n\n**Severity**: {severity}\n"
+        f"**Location**: {location}\n\n{title}, explained.\n\n"
+    )
+
+
+def review(name: str, *items: tuple[str, str, str]) -> str:
+    body = f"# {name} review\n\n## Findings\n\n"
+    return body + "".join(finding(i, *item) for i, item in enumerate(items, start=1))
+
+
+def give_findings(project: Project) -> Path:
+    """The sample review's reviewer files, with distinct findings: round 2 keeps two of round
+    1's, fixes two and adds one (the sample's own findings all share one title)."""
+    s = project.sessions_dir / AUTH
+    r1, r2 = s / "rounds" / "round-1" / "reviews", s / "rounds" / "round-2" / "reviews"
+    token = ("Token not verified", "critical", "src/auth.py:L10")
+    rate = ("No rate limit", "high", "src/api.py:L20-L30")
+    dead = ("Dead code", "info", "src/util.py:L3")
+    (r1 / "principal-1.md").write_text(review("Principal", token, rate, ("Naming", "low", "")))
+    (r1 / "quality-1.md").write_text(review("Quality", rate, dead))
+    leak = ("Log leak", "medium", "src/log.py:L5")
+    (r2 / "principal-1.md").write_text(review("Principal", token, leak))
+    (r2 / "quality-1.md").write_text(review("Quality", dead))
+    set_mtime(s, NOW - timedelta(minutes=3))  # as written by `sample_project`
+    return s
+
+
+def table(app) -> DrillTable:
+    return app.screen.query_one("#findings", DrillTable)
+
+
+def titles(app) -> list[str]:
+    t = table(app)
+    if not t.display:
+        return []
+    return [t.get_cell(key, "title").plain for key in t.row_keys]
+
+
+def count(app) -> str:
+    return str(app.screen.query_one("#findings-count").render())
+
+
+async def open_findings(pilot: Pilot) -> FindingsScreen:
+    """Session list → the review (2nd row) → round 2 → `F`."""
+    app = pilot.app
+    await loaded(pilot)
+    await pilot.press("j", "enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+    await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "rounds")
+    await pilot.press("j", "enter")
+    await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+    assert app.screen.round_number == 2
+    await pilot.press("F")
+    await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+    screen = app.screen
+    await wait_until(pilot, lambda: screen.loads > 0)
+    await pilot.pause()
+    return screen
+
+
+async def test_findings_screen_by_keys(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        assert screen.target.number == 2 and screen.target.path == "rounds/round-2"
+        assert titles(app) == [
+            "Token not verified",
+            "Log leak",
+            "Dead code",
+            "No rate limit",  # resolved: round 1's, after the others
+            "Naming",
+        ]
+        t = table(app)
+        first = t.row_keys[0]
+        assert t.get_cell(first, "severity").plain == "critical"
+        assert t.get_cell(first, "where").plain == "src/auth.py:10"
+        assert t.get_cell(first, "blocker").plain == "blocker"  # no final.md: critical blocks
+        assert t.get_cell(first, "evolution").plain == "open"
+        assert t.get_cell(t.row_keys[1], "evolution").plain == "new"
+        assert t.get_cell(t.row_keys[3], "evolution").plain == "resolved"
+        assert count(app).startswith("3 of 3 findings (+2 of 2 resolved) · no filter")
+        assert "Findings" in app.screen.query_one("#crumbs").plain
+
+        await pilot.press("v")  # ≥ info: every finding here has a severity
+        assert screen.min_severity == "info" and "3 of 3" in count(app)
+        await pilot.press("v")  # ≥ low
+        assert count(app).startswith("2 of 3 findings (+2 of 2 resolved) · severity ≥ low")
+        assert "Dead code" not in titles(app)
+        await pilot.press("v", "v")  # ≥ high
+        assert titles(app) == ["Token not verified", "No rate limit"]
+        await pilot.press("b")
+        assert titles(app) == ["Token not verified"]
+        assert "1 of 3 findings (+0 of 2 resolved) · severity ≥ high · blockers only" in count(app)
+        await pilot.press("v", "v")  # critical, then back to all
+        assert screen.min_severity is None
+        assert count(app).startswith("1 of 3 findings (+0 of 2 resolved) · blockers only")
+        await pilot.press("b")
+        assert len(titles(app)) == 5
+
+        await pilot.press("j", "enter")  # Log leak: read from round 2's principal-1.md
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        assert app.screen.rel_path == f"{R2}/principal-1.md"
+        await wait_until(pilot, lambda: "Log leak" in (app.screen.text or ""))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert table(app).cursor_row == 1
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+
+
+async def test_f_on_the_session_opens_the_latest_round(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_session(AUTH)
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await pilot.press("F")
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        assert app.screen.target.number == 2
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+
+
+async def test_findings_follow_a_reviewer_file(project: Project) -> None:
+    s = give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        assert "Race in the cache" not in titles(app)
+        path = s / R2 / "quality-1.md"
+        text = review(
+            "Quality",
+            ("Dead code", "info", "src/util.py:L3"),
+            ("Race in the cache", "high", "src/cache.py:L7"),
+        )
+        tmp = path.with_name("quality-1.md.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+        await wait_until(pilot, lambda: "Race in the cache" in titles(app))
+        assert app.screen is screen
+        assert titles(app)[:2] == ["Token not verified", "Race in the cache"]
+        assert count(app).startswith("4 of 4 findings")
+
+
+def test_snapshot_findings_screen(snap_compare, project: Project) -> None:
+    give_findings(project)
+
+    async def run_before(pilot: Pilot) -> None:
+        await open_findings(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(project, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
