@@ -135,6 +135,17 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
 
 
+async def test_y_copies_the_findings_file_and_lines(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_findings(pilot)
+        await pilot.press("y")  # the cursor is on the first row: "Token not verified"
+        assert app.clipboard == "src/auth.py:10"
+        await pilot.press("G", "y")  # "Naming" was given no file: nothing is copied
+        assert app.clipboard == "src/auth.py:10"
+
+
 async def test_f_on_the_session_opens_the_latest_round(project: Project) -> None:
     give_findings(project)
     app = make_app(project, clock=fixed_clock)

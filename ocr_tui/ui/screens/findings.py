@@ -109,6 +109,7 @@ class FindingsScreen(DrilldownScreen):
     BINDINGS = [
         Binding("v", "cycle_severity", "Min severity", id="findings.severity"),
         Binding("b", "toggle_blockers", "Blockers only", id="findings.blockers"),
+        Binding("y", "copy_location", "Copy file:line", id="findings.copy"),
     ]
 
     class Read(Message):
@@ -307,6 +308,18 @@ class FindingsScreen(DrilldownScreen):
     def action_toggle_blockers(self) -> None:
         self.blockers_only = not self.blockers_only
         self.refresh_rows()
+
+    def action_copy_location(self) -> None:
+        """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
+        table = self.query_one("#findings", DrillTable)
+        key = table.key_of(table.cursor_key) if table.row_count else None
+        finding = next((f for f in self.shown if f.id == key), None)
+        if finding is None or not finding.location.file:
+            self.notify("No file to copy for this finding.", timeout=3, markup=False)
+            return
+        text = where(finding)
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {safe_line(text)}", timeout=2, markup=False)
 
     @on(DataTable.RowSelected, "#findings")
     def _open_finding(self, event: DataTable.RowSelected) -> None:
