@@ -146,6 +146,26 @@ async def test_y_copies_the_findings_file_and_lines(project: Project) -> None:
         assert app.clipboard == "src/auth.py:10"
 
 
+async def test_brackets_step_rounds_keeping_the_filter(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("b")  # blockers only
+        loads = screen.loads
+        await pilot.press("[")
+        await wait_until(pilot, lambda: screen.loads > loads)
+        assert screen.target.number == 1 and screen.blockers_only
+        assert "Round 1" in str(screen.query_one("#findings-title").render())
+        await pilot.press("[")  # there is no round before round 1
+        await pilot.pause()
+        assert screen.target.number == 1
+        loads = screen.loads
+        await pilot.press("]")
+        await wait_until(pilot, lambda: screen.loads > loads)
+        assert screen.target.number == 2 and screen.blockers_only
+
+
 async def test_f_on_the_session_opens_the_latest_round(project: Project) -> None:
     give_findings(project)
     app = make_app(project, clock=fixed_clock)

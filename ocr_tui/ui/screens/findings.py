@@ -31,7 +31,13 @@ from ocr_tui.formats.ocr.findings import severity_rank
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label
-from ocr_tui.ui.navigation import DocumentTarget, FindingsTarget, Open, RoundTarget
+from ocr_tui.ui.navigation import (
+    DocumentTarget,
+    FindingsTarget,
+    Open,
+    RoundTarget,
+    adjacent_item,
+)
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -110,6 +116,8 @@ class FindingsScreen(DrilldownScreen):
         Binding("v", "cycle_severity", "Min severity", id="findings.severity"),
         Binding("b", "toggle_blockers", "Blockers only", id="findings.blockers"),
         Binding("y", "copy_location", "Copy file:line", id="findings.copy"),
+        Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
+        Binding("]", "step(1)", "Next round", id="findings.next", show=False),
     ]
 
     class Read(Message):
@@ -308,6 +316,20 @@ class FindingsScreen(DrilldownScreen):
     def action_toggle_blockers(self) -> None:
         self.blockers_only = not self.blockers_only
         self.refresh_rows()
+
+    def action_step(self, delta: int) -> None:
+        """The findings of the round before or after, with the same filters."""
+        view = self.view
+        target = adjacent_item(
+            view.rounds if view else [], self.round_path, self.round_number, delta
+        )
+        if target is None:
+            self.app.bell()
+            self.notify(f"No {'earlier' if delta < 0 else 'later'} round.", timeout=2, markup=False)
+            return
+        self.round_number, self.round_path = target.number, target.path
+        self.findings = None
+        self.render_view(view, first=False)
 
     def action_copy_location(self) -> None:
         """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
