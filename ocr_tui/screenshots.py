@@ -52,6 +52,21 @@ async def shoot(out: Path) -> list[str]:
             await _settle(pilot, app, lambda: type(app.screen).__name__ == "DocumentScreen")
             await pilot.pause(0.5)
             made.append(app.save_screenshot("document.svg", str(out)))
+            # A finished two-round review: its latest round's findings, evolved from round 1.
+            two = next(
+                v.id
+                for v in app.sessions.values()
+                if v.framework == "ocr" and v.workflow == "review" and len(v.rounds) >= 2
+            )
+            app.open_session(two)
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
+            await pilot.press("F")
+            await _settle(
+                pilot,
+                app,
+                lambda: type(app.screen).__name__ == "FindingsScreen" and app.screen.loads > 0,
+            )
+            made.append(app.save_screenshot("findings.svg", str(out)))
         made += await _formats(root / "formats", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)

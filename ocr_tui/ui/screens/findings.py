@@ -42,19 +42,20 @@ from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 
+# Short columns first, so severity, blocker and evolution stay in view beside long paths.
 COLUMNS = [
     ("severity", "Severity"),
+    ("blocker", "Blocker"),
+    ("evolution", "Evolution"),
     ("title", "Title"),
     ("where", "File:line"),
     ("reviewers", "Reviewers"),
-    ("blocker", "Blocker"),
-    ("evolution", "Evolution"),
 ]
 TRIAGE_COLUMN = ("triage", "Triage")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
 # `v`: all, then each minimum severity from the lowest up, then all again.
 MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))
-TITLE_WIDTH = 60
+TITLE_WIDTH = 48
 
 
 @dataclass(frozen=True)
@@ -286,11 +287,11 @@ class FindingsScreen(DrilldownScreen):
             title = title[: TITLE_WIDTH - 1] + "…"
         cells = [
             Text(sev, style=sev_style),
+            Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
+            Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
             Text(title, style=muted if resolved else ""),
             Text(where(f), style=muted),
             Text(safe_line(", ".join(f.reviewers))),
-            Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
-            Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
         ]
         if self._triage:
             cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
