@@ -13,6 +13,7 @@ from textual.content import Content
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.navigation import FindingsTarget
 
 # (title, main screen action, help)
 MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
@@ -80,6 +81,14 @@ class SessionCommands(Provider):
             if view.framework != "ocr":
                 help_text = f"{fmt.framework_label(view.framework)} · {help_text}"
             out.append((title, partial(app.jump_to_session, view.id), help_text))
+            if view.framework == "ocr" and view.rounds:
+                latest = view.rounds[-1]
+                target = FindingsTarget(view.id, latest.number, latest.path)
+                out.append(
+                    (f"Findings: {fmt.safe(view.id, 60)} round {latest.number}",
+                     partial(app.open_target, target),
+                     "The findings of its latest round (key F on a session or round)")
+                )  # fmt: skip
         return out
 
     async def discover(self) -> Hits:

@@ -16,6 +16,7 @@ from textual.signal import Signal
 
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import Header, SessionView
+from ocr_tui.ui.navigation import Target
 
 
 class SessionsHost(Protocol):
@@ -44,3 +45,5 @@ class Dashboard(SessionsHost, Protocol):
     def run_main_action(self, action: str) -> None: ...
 
     def jump_to_session(self, session_id: str) -> None: ...
+
+    def open_target(self, target: Target, how: str = "push") -> bool: ...

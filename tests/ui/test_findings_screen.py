@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
@@ -17,6 +18,7 @@ from ocr_tui.ui.screens.session import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
 from .builders import NOW, SIZE, fixed_clock, loaded, set_mtime, wait_until
+from .test_app_contract import search_palette
 
 AUTH = "2026-03-10-feat-auth"
 R2 = "rounds/round-2/reviews"
@@ -164,6 +166,18 @@ async def test_brackets_step_rounds_keeping_the_filter(project: Project) -> None
         await pilot.press("]")
         await wait_until(pilot, lambda: screen.loads > loads)
         assert screen.target.number == 2 and screen.blockers_only
+
+
+async def test_the_palette_opens_a_sessions_latest_findings(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await search_palette(pilot, f"Findings: {AUTH}")
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        assert app.screen.target.number == 2
 
 
 async def test_f_on_the_session_opens_the_latest_round(project: Project) -> None:
