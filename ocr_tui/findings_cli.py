@@ -18,7 +18,8 @@ from pathlib import Path
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
-from ocr_tui.formats.ocr.findings import severity_rank
+from ocr_tui.formats.ocr.findings import severity_rank, shown
+from ocr_tui.status_text import align
 
 EXIT_NOT_FOUND = 2
 EXIT_GATE = 1
@@ -55,16 +56,6 @@ def pick_session(sessions: list[SessionView], wanted: str | None) -> SessionView
     running = [v for v in ocr if v.running]
     pool = running or ocr
     return max(pool, key=lambda v: v.last_activity or "") if pool else None
-
-
-def _keep(f: Finding, args: argparse.Namespace) -> bool:
-    if args.blockers and not f.blocker:
-        return False
-    if args.min_severity:
-        return f.severity is not None and severity_rank(f.severity) <= severity_rank(
-            args.min_severity
-        )
-    return True
 
 
 def counts(findings: list[Finding]) -> dict[str, int]:
@@ -113,23 +104,16 @@ def table(findings: list[Finding]) -> str:
     head = ("SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION")
     rows = []
     for f in findings:
-        where = f.location.file or "—"
-        if f.location.file and f.location.line_start:
-            where += f":{f.location.line_start}"
-            if f.location.line_end and f.location.line_end != f.location.line_start:
-                where += f"-{f.location.line_end}"
+        where = f.location.text() or "—"
         sev = (f.severity or "—") + (" ⛔" if f.blocker else "")
         title = f.title if len(f.title) <= 60 else f.title[:59] + "…"
         rows.append((sev, title, where, ", ".join(f.reviewers) or "—", f.evolution or "—"))
-    rows = [tuple(safe_line(c) for c in r) for r in rows]
-    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-                     for r in [head, *rows])  # fmt: skip
+    return "\n".join(align([head, *(tuple(safe_line(c) for c in r) for r in rows)]))
 
 
 def cmd_findings(args: argparse.Namespace, project) -> int:
     from ocr_tui.core.engine import Engine, encode_json
-    from ocr_tui.formats.ocr.round_findings import read_findings
+    from ocr_tui.formats.ocr.round_findings import read_with_store
 
     engine = Engine(project, stall_after=args.stall_after)
     view = pick_session(engine.scan(), args.session)
@@ -139,8 +123,7 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
         return _say(f"no OCR session in {safe_line(project.root)}")
     if view.framework != "ocr":
         return _say(f"{safe_line(view.id)} is a {safe_line(view.framework)} session: no findings")
-    rows, db_problem = _db_rows(project, view.id)
-    rounds, problems = read_findings(Path(view.path), rows)
+    rounds, store_problem = read_with_store(Path(view.path), project.db_path, view.id)
     if not rounds:
         return _say(f"session {safe_line(view.id)} has no rounds yet")
     number = args.round if args.round is not None else rounds[-1].number
@@ -148,25 +131,17 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
     if rnd is None:
         have = ", ".join(str(r.number) for r in rounds)
         return _say(f"session {safe_line(view.id)} has no round {number} (rounds: {have})")
-    for problem in ([db_problem] if db_problem else []) + rnd.problems:
+    for problem in ([store_problem] if store_problem else []) + rnd.problems:
         print(f"ocr-tui: note: {safe_line(problem)}", file=sys.stderr)  # read, with problems
-    shown = [f for f in rnd.findings if _keep(f, args)]
+    kept = [f for f in rnd.findings if shown(f, args.min_severity, args.blockers)]
     if args.json:
         print(encode_json({
             "version": 1, "session": view.id, "round": rnd.number,
-            "counts": counts(rnd.findings), "findings": [to_json(f) for f in shown],
+            "counts": counts(rnd.findings), "findings": [to_json(f) for f in kept],
         }))  # fmt: skip
-    elif shown:
-        print(table(shown))
+    elif kept:
+        print(table(kept))
     else:
         filtered = " (with these filters)" if args.min_severity or args.blockers else ""
         print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")
     return EXIT_GATE if gate(rnd.findings, args.fail_on) else 0
-
-
-def _db_rows(project, session_id: str) -> tuple[dict[int, list[Finding]], str | None]:
-    """The session's finding rows in `.ocr/data/ocr.db` by round (none without the store),
-    and what was wrong with the store, if anything."""
-    from ocr_tui.formats.ocr.findings_db import load_findings
-
-    return load_findings(project.db_path, session_id)

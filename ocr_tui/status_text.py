@@ -98,9 +98,15 @@ def table(sessions: list[SessionView]) -> str:
         if mixed:
             row = [safe_line(v.framework), *row, safe_line(v.summary or "—"), _alert(v)]
         rows.append(tuple(row))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines = align(rows)
     for v in sessions:
         for p in v.problems:
             lines.append(f"! {safe_line(v.id)}: {safe_line(p)}")
     return "\n".join(lines)
+
+
+def align(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells (already safe to print) as lines of left-aligned columns, two spaces
+    apart."""
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))] if rows else []
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]

@@ -24,6 +24,16 @@ class Location(msgspec.Struct, kw_only=True, frozen=True):
     line_start: int | None = None
     line_end: int | None = None  # == line_start for one line
 
+    def text(self) -> str:
+        """`src/a.py:42-50`, `src/a.py:42`, `src/a.py`; "" without a file. Raw text from
+        disk: pass it through `safe_line` before it is printed."""
+        if not self.file:
+            return ""
+        if self.line_start is None:
+            return self.file
+        end = f"-{self.line_end}" if self.line_end not in (None, self.line_start) else ""
+        return f"{self.file}:{self.line_start}{end}"
+
 
 class Finding(msgspec.Struct, kw_only=True):
     id: str  # stable: a short hash of the normalised title and file

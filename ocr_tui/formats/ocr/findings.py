@@ -54,6 +54,16 @@ def severity_rank(severity: str | None) -> int:
     return _RANK.get(severity or "", len(SEVERITIES))
 
 
+def shown(f: Finding, min_severity: str | None = None, blockers_only: bool = False) -> bool:
+    """Whether the filters keep `f`: a minimum severity drops findings without one; blockers
+    only keeps blockers. (The findings screen and `ocr-tui findings` alike.)"""
+    if blockers_only and not f.blocker:
+        return False
+    if min_severity is None:
+        return True
+    return f.severity is not None and severity_rank(f.severity) <= severity_rank(min_severity)
+
+
 def sort_key(f: Finding) -> tuple:
     """Resolved last; then by severity, file, line and title."""
     return (

@@ -17,6 +17,7 @@ from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles
 from ocr_tui.formats.ocr.final_items import parse_final_items
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import apply_final, critical_blockers, evolve, merge, sort_key
+from ocr_tui.formats.ocr.findings_db import load_findings
 from ocr_tui.formats.ocr.findings_md import parse_reviewer_findings
 from ocr_tui.formats.ocr.findings_meta import findings_from_meta
 from ocr_tui.formats.ocr.fs import read_markdown, read_session
@@ -96,3 +97,14 @@ def read_findings(
     for rf in rounds:
         problems += rf.problems
     return rounds, problems
+
+
+def read_with_store(
+    session: Path, db_path: Path | None, session_id: str
+) -> tuple[list[RoundFindings], str | None]:
+    """The session's rounds (`session_findings`), with its rows (and triage) from the ocr.db
+    at `db_path`, if any; and what was wrong with that store, if anything. Each round carries
+    its own problems."""
+    rows, problem = load_findings(db_path, session_id) if db_path is not None else ({}, None)
+    files = read_session(session, read_state_json=False)
+    return session_findings(files, rows or None), problem

@@ -27,7 +27,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
-from ocr_tui.formats.ocr.findings import severity_rank
+from ocr_tui.formats.ocr.findings import shown as passes_filters
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label
@@ -69,26 +69,14 @@ class Loaded:
 
 def read_round(session_dir: str, number: int, db_path: Path | None, session_id: str) -> Loaded:
     """Blocking IO: the findings of round `number` (with ocr.db's rows and triage, if any)."""
-    from ocr_tui.formats.ocr.findings_db import load_findings
-    from ocr_tui.formats.ocr.round_findings import read_findings
+    from ocr_tui.formats.ocr.round_findings import read_with_store
 
-    db_rows, problem = load_findings(db_path, session_id) if db_path is not None else ({}, None)
-    rounds, problems = read_findings(Path(session_dir), db_rows or None)
-    if problem:
-        problems = [problem, *problems]
+    rounds, store_problem = read_with_store(Path(session_dir), db_path, session_id)
     rf = next((r for r in rounds if r.number == number), None)
+    problems = ([store_problem] if store_problem else []) + (rf.problems if rf else [])
     if rf is None:
         return Loaded(None, None, problems)
     return Loaded(list(rf.findings), rf.source, problems)
-
-
-def keep(f: Finding, min_severity: str | None, blockers: bool) -> bool:
-    """Whether the filters show `f` (a minimum severity drops findings without one)."""
-    if blockers and not f.blocker:
-        return False
-    if min_severity is None:
-        return True
-    return f.severity is not None and severity_rank(f.severity) <= severity_rank(min_severity)
 
 
 def filter_label(min_severity: str | None, blockers: bool) -> str:
@@ -98,15 +86,7 @@ def filter_label(min_severity: str | None, blockers: bool) -> str:
 
 
 def where(f: Finding) -> str:
-    loc = f.location
-    if not loc.file:
-        return ""
-    text = safe_line(loc.file)
-    if loc.line_start is not None:
-        text += f":{loc.line_start}"
-        if loc.line_end is not None and loc.line_end != loc.line_start:
-            text += f"-{loc.line_end}"
-    return text
+    return safe_line(f.location.text())
 
 
 @router.route(FindingsTarget)
@@ -178,7 +158,11 @@ class FindingsScreen(DrilldownScreen):
                 self._show_empty("This session is not known.")
             return
         self.session_dir = view.path
-        self.load()
+        # A file change re-reads through `touched_signal` (every batch that touched the
+        # session); a view change alone needs no second read. Without the signal (an app that
+        # has none), every re-render reads.
+        if first or self.findings is None or getattr(self.app, "touched_signal", None) is None:
+            self.load()
 
     def load(self) -> None:
         if self.session_dir is None:
@@ -239,7 +223,8 @@ class FindingsScreen(DrilldownScreen):
     @property
     def shown(self) -> list[Finding]:
         """The findings the filters let through, in the table's order."""
-        return [f for f in self.findings or [] if keep(f, self.min_severity, self.blockers_only)]
+        keep = (self.min_severity, self.blockers_only)
+        return [f for f in self.findings or [] if passes_filters(f, *keep)]
 
     def count_text(self) -> str:
         """`3 of 5 findings · severity ≥ high` (+ the previous round's resolved ones)."""
