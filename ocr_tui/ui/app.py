@@ -185,6 +185,7 @@ def _import_drilldown_screens() -> None:
     imported: at the first navigation, not at start-up (the document viewer brings Markdown,
     ~50 ms). After the first call, three lookups in `sys.modules`."""
     import ocr_tui.ui.screens.document  # noqa: F401
+    import ocr_tui.ui.screens.finding  # noqa: F401
     import ocr_tui.ui.screens.findings  # noqa: F401
     import ocr_tui.ui.screens.round  # noqa: F401
     import ocr_tui.ui.screens.session  # noqa: F401

@@ -74,6 +74,26 @@ class FindingsTarget(Target):
 
 
 @dataclass(frozen=True)
+class FindingTarget(Target):
+    """One finding of a round, by its stable id (`finding.finding_id`): the same finding in
+    another round has the same id."""
+
+    session_id: str
+    number: int
+    path: str  # the round's directory, relative to the session directory
+    finding_id: str
+
+
+@dataclass(frozen=True)
+class DiscourseTarget(Target):
+    """A round's `discourse.md`, as the reviewers' responses to each other."""
+
+    session_id: str
+    number: int
+    path: str  # the round's directory, relative to the session directory
+
+
+@dataclass(frozen=True)
 class DocumentTarget(Target):
     """A file of a session, shown as Markdown."""
 

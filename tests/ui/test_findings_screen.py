@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.finding import FindingScreen
 from ocr_tui.ui.screens.findings import FindingsScreen
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import SessionScreen
@@ -126,10 +127,17 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         await pilot.press("b")
         assert len(titles(app)) == 5
 
-        await pilot.press("j", "enter")  # Log leak: read from round 2's principal-1.md
+        await pilot.press("j", "enter")  # Log leak: its detail
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        detail = app.screen
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Log leak"
+        await pilot.press("o")  # the file it was read from: round 2's principal-1.md
         await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
         assert app.screen.rel_path == f"{R2}/principal-1.md"
         await wait_until(pilot, lambda: "Log leak" in (app.screen.text or ""))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is detail)
         await pilot.press("escape")
         await wait_until(pilot, lambda: app.screen is screen)
         assert table(app).cursor_row == 1
@@ -220,6 +228,107 @@ def test_snapshot_findings_screen(snap_compare, project: Project) -> None:
 
     async def run_before(pilot: Pilot) -> None:
         await open_findings(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(project, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_s_sorts_by_column_and_slash_searches(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("s")  # by blocker: the blocker first, then severity order
+        assert screen.query_state.sort == "blocker"
+        await pilot.press("s", "s")  # evolution, then title
+        assert screen.query_state.sort == "title" and "by title" in count(app)
+        # A → Z, the previous round's resolved findings after the others whatever the sort.
+        assert titles(app) == [
+            "Dead code",
+            "Log leak",
+            "Token not verified",
+            "Naming",
+            "No rate limit",
+        ]
+        await pilot.press("S")  # reversed
+        assert "by title ↑" in count(app)
+        assert titles(app)[:3] == ["Token not verified", "Log leak", "Dead code"]
+        await pilot.press("s")  # by file
+        assert screen.query_state.sort == "where" and not screen.query_state.reverse
+
+        await pilot.press("slash")
+        await wait_until(
+            pilot, lambda: app.focused is not None and app.focused.id == "findings-search"
+        )
+        await pilot.press(*"src/log")
+        assert titles(app) == ["Log leak"]
+        assert '"src/log"' in count(app) and count(app).startswith("1 of 3 findings")
+        await pilot.press("enter")  # keep the search, back to the table
+        assert app.focused is table(app) and titles(app) == ["Log leak"]
+        await pilot.press("escape")  # clears the search first
+        assert len(titles(app)) == 5 and app.screen is screen
+        await pilot.press("slash", *"principal")  # reviewers are searched too
+        assert titles(app) == ["Token not verified", "Log leak", "Naming", "No rate limit"]
+        await pilot.press("escape", "escape")  # clear, then back
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+
+
+async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
+    s = give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_findings(pilot)
+        await pilot.press("enter")  # Token not verified
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        detail = app.screen
+        await wait_until(pilot, lambda: detail.finding is not None)
+        meta = str(detail.query_one("#finding-meta").render())
+        assert "critical" in meta and "blocker" in meta and "open" in meta
+        assert "src/auth.py:10" in meta and "principal-1" in meta
+        assert f"{R2}/principal-1.md:" in meta
+        assert "Token not verified, explained." in detail._text
+        crumbs = detail.query_one("#crumbs").plain
+        assert "Findings" in crumbs and "Token not verified" in crumbs
+        await pilot.press("y")
+        assert app.clipboard == "src/auth.py:10"
+
+        await pilot.press("]")  # the next finding of the round: Log leak
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Log leak"
+        await pilot.press("[")
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Token not verified"
+
+        # The reviewer rewrites the finding: the detail follows, live.
+        path = s / R2 / "principal-1.md"
+        text = path.read_text().replace("Token not verified, explained.", "Now with a fix.")
+        tmp = path.with_name("principal-1.md.tmp")
+        tmp.write_text(text)
+        tmp.replace(path)
+        await wait_until(pilot, lambda: "Now with a fix." in (detail._text or ""))
+        # ... and drops it: round 1 had it, so round 2 fixed it.
+        tmp.write_text(review("Principal", ("Log leak", "medium", "src/log.py:L5")))
+        tmp.replace(path)
+        await wait_until(pilot, lambda: detail.finding.evolution == "resolved")
+        assert "resolved" in str(detail.query_one("#finding-meta").render())
+        # Round 1 loses it too: it is gone from round 2's list; its last text stays.
+        r1 = s / "rounds" / "round-1" / "reviews" / "principal-1.md"
+        r1.write_text(review("Principal", ("Naming", "low", "")))
+        await wait_until(pilot, lambda: detail.gone)
+        assert "not in round 2 now" in str(detail.query_one("#finding-note").render())
+        assert "Token not verified" in detail._text  # round 1's record of it, as last read
+
+
+def test_snapshot_finding_detail(snap_compare, project: Project) -> None:
+    give_findings(project)
+
+    async def run_before(pilot: Pilot) -> None:
+        await open_findings(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, FindingScreen))
+        await wait_until(pilot, lambda: pilot.app.screen.loads > 0)
         pilot.app.clear_notifications()
         await pilot.pause()
 

@@ -1,18 +1,19 @@
 """FindingsScreen: one review round's findings across its reviewers (issue 12, part 3).
 
-The findings are read in a thread worker (`round_findings.read_findings`, plus the triage of
-`ocr.db` when the project has one), never on the UI thread, and read again whenever the app's
-`touched_signal` (or `sessions_signal`) says the session's files changed.
+The findings are read in a thread worker (`findings_view.read_round`: the round's files, plus
+the rows and triage of `ocr.db` when the project has one), never on the UI thread, and read
+again whenever the app's `touched_signal` says the session's files changed.
 
-Keys: `v` cycles a minimum severity (all → info → low → medium → high → critical → all), `b`
-shows blockers only, Enter opens the file a finding was read from (a reviewer file, final.md,
-round-meta.json) in the document screen, Esc goes back.
+Keys: `v` cycles a minimum severity (all → info → low → … → critical → all), `b` shows
+blockers only, `t` cycles the triage states present (when ocr.db has triage), `/` searches
+title, file and reviewers, `s` sorts by the next column and `S` reverses (a click on a header
+sorts by it too), `y` copies `file:line`, `[`/`]` step rounds keeping all of that, Enter opens
+the finding's detail, Esc clears a search, then goes back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import replace
 
 from rich.text import Text
 from textual import on, work
@@ -20,20 +21,21 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.events import Resize
 from textual.message import Message
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Footer, Input, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
-from ocr_tui.formats.ocr.findings import shown as passes_filters
+from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.findings_view import FindingsQuery, Loaded, elide_middle, read_round
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
-    DocumentTarget,
     FindingsTarget,
+    FindingTarget,
     Open,
     RoundTarget,
     adjacent_item,
@@ -41,6 +43,7 @@ from ocr_tui.ui.navigation import (
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
+from ocr_tui.ui.widgets.table_search import SearchBox
 
 # Short columns first, so severity, blocker and evolution stay in view beside long paths.
 COLUMNS = [
@@ -53,40 +56,24 @@ COLUMNS = [
 ]
 TRIAGE_COLUMN = ("triage", "Triage")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
-# `v`: all, then each minimum severity from the lowest up, then all again.
-MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))
-TITLE_WIDTH = 48
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """One read of the session's findings: this round's (None: the round has none on disk)."""
-
-    findings: list[Finding] | None
-    source: str | None
-    problems: list[str]
-
-
-def read_round(session_dir: str, number: int, db_path: Path | None, session_id: str) -> Loaded:
-    """Blocking IO: the findings of round `number` (with ocr.db's rows and triage, if any)."""
-    from ocr_tui.formats.ocr.round_findings import read_with_store
-
-    rounds, store_problem = read_with_store(Path(session_dir), db_path, session_id)
-    rf = next((r for r in rounds if r.number == number), None)
-    problems = ([store_problem] if store_problem else []) + (rf.problems if rf else [])
-    if rf is None:
-        return Loaded(None, None, problems)
-    return Loaded(list(rf.findings), rf.source, problems)
-
-
-def filter_label(min_severity: str | None, blockers: bool) -> str:
-    parts = [f"severity ≥ {min_severity}"] if min_severity else []
-    parts += ["blockers only"] if blockers else []
-    return " · ".join(parts) or "no filter"
+TITLE_MIN, TITLE_MAX = 24, 60  # cells; the title and file columns share what is left
+WHERE_MIN = 20
+REVIEWERS_MAX = 28
 
 
 def where(f: Finding) -> str:
     return safe_line(f.location.text())
+
+
+def reviewers_text(f: Finding, width: int = REVIEWERS_MAX) -> str:
+    """`principal-1, quality-1 +2`: as many names as fit, then how many more."""
+    names = [safe_line(r) for r in f.reviewers]
+    for n in range(len(names), 0, -1):
+        more = f" +{len(names) - n}" if n < len(names) else ""
+        text = ", ".join(names[:n]) + more
+        if len(text) <= width:
+            return text
+    return elide_middle(", ".join(names), width)
 
 
 @router.route(FindingsTarget)
@@ -96,9 +83,14 @@ class FindingsScreen(DrilldownScreen):
     BINDINGS = [
         Binding("v", "cycle_severity", "Min severity", id="findings.severity"),
         Binding("b", "toggle_blockers", "Blockers only", id="findings.blockers"),
+        Binding("t", "cycle_triage", "Triage", id="findings.triage"),
+        Binding("slash", "search", "Search", id="findings.search"),
+        Binding("s", "cycle_sort", "Sort", id="findings.sort"),
+        Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
         Binding("y", "copy_location", "Copy file:line", id="findings.copy"),
         Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
         Binding("]", "step(1)", "Next round", id="findings.next", show=False),
+        Binding("escape", "escape", "Back", id="findings.back"),
     ]
 
     class Read(Message):
@@ -114,8 +106,7 @@ class FindingsScreen(DrilldownScreen):
         self.findings: list[Finding] | None = None  # None: not read yet
         self.source: str | None = None
         self.problems: list[str] = []
-        self.min_severity: str | None = None
-        self.blockers_only = False
+        self.query_state = FindingsQuery()
         self.loads = 0  # reads applied
         self._triage = False  # whether the table has the triage column
 
@@ -127,11 +118,25 @@ class FindingsScreen(DrilldownScreen):
     def target(self) -> FindingsTarget:
         return FindingsTarget(self.session_id, self.round_number, self.round_path)
 
+    # The filters, as before the query object (tests and the palette read them).
+    @property
+    def min_severity(self) -> str | None:
+        return self.query_state.min_severity
+
+    @property
+    def blockers_only(self) -> bool:
+        return self.query_state.blockers_only
+
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
         yield removed_banner()
         yield Static(id="findings-title", classes="dd-title")
         yield Static(id="findings-count", classes="dd-meta")
+        yield SearchBox(
+            select_on_focus=False,
+            placeholder="Search title, file, reviewer · Enter keeps it · Esc clears",
+            id="findings-search",
+        )
         with Vertical(id="findings-pane", classes="dd-pane") as pane:
             pane.border_title = "Findings"
             yield DrillTable(COLUMNS, id="findings")
@@ -139,14 +144,26 @@ class FindingsScreen(DrilldownScreen):
         yield Footer()
 
     def after_mount(self) -> None:
+        self.query_one("#findings-search", SearchBox).display = False
         self.query_one("#findings", DrillTable).focus()
         touched = getattr(self.app, "touched_signal", None)
         if touched is not None:
             touched.subscribe(self, self._on_touched)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cycle_triage" and not self._triage:
+            return False  # no triage in this round: nothing to filter
+        if action == "search" and isinstance(self.focused, Input):
+            return False  # a `/` typed into the search box is text
+        return True
+
     def _on_touched(self, ids: frozenset[str]) -> None:
         if self.session_id in ids and not self.removed:
             self.load()
+
+    def on_resize(self, _event: Resize) -> None:
+        if self.findings is not None:
+            self.refresh_rows()
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -172,7 +189,7 @@ class FindingsScreen(DrilldownScreen):
         self._read(self.session_dir, self.round_number, db_path, self.session_id)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="findings")
-    def _read(self, session_dir: str, number: int, db_path: Path | None, sid: str) -> None:
+    def _read(self, session_dir: str, number: int, db_path, sid: str) -> None:
         loaded = read_round(session_dir, number, db_path, sid)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Read(loaded))
@@ -186,6 +203,11 @@ class FindingsScreen(DrilldownScreen):
         triage = any(f.triage for f in self.findings or [])
         if triage != self._triage:
             await self._replace_table(triage)
+            if not triage and self.query_state.triage is not None:
+                self.query_state = replace(self.query_state, triage=None)
+            if not triage and self.query_state.sort == "triage":
+                self.query_state = replace(self.query_state, sort="severity", reverse=False)
+            self.refresh_bindings()
         self.loads += 1
         self.refresh_rows()
 
@@ -222,12 +244,11 @@ class FindingsScreen(DrilldownScreen):
 
     @property
     def shown(self) -> list[Finding]:
-        """The findings the filters let through, in the table's order."""
-        keep = (self.min_severity, self.blockers_only)
-        return [f for f in self.findings or [] if passes_filters(f, *keep)]
+        """The findings the filters and the search let through, in the table's order."""
+        return self.query_state.apply(self.findings or [])
 
     def count_text(self) -> str:
-        """`3 of 5 findings · severity ≥ high` (+ the previous round's resolved ones)."""
+        """`3 of 5 findings · severity ≥ high · by file` (+ the previous round's resolved)."""
         findings = self.findings or []
         shown = self.shown
         current = [f for f in findings if f.evolution != "resolved"]
@@ -236,7 +257,7 @@ class FindingsScreen(DrilldownScreen):
         resolved = len(findings) - len(current)
         if resolved:
             text += f" (+{len(shown) - n} of {resolved} resolved)"
-        text += f" · {filter_label(self.min_severity, self.blockers_only)}"
+        text += f" · {self.query_state.label()} · {self.query_state.sort_label()}"
         if self.source:
             text += f" · from {self.source}"
         return text
@@ -250,33 +271,45 @@ class FindingsScreen(DrilldownScreen):
                 "This round has no findings on disk." if self.loads else "Reading the findings…"
             )
             return
-        muted = theme_style(self, "foreground-muted")
         count.update(Content.assemble((self.count_text(), "")))
-        rows = []
-        for f in self.shown:
-            rows.append((f.id, self._cells(f, muted)))
-        self._fill(rows)
+        shown = self.shown
+        widths = self._widths(shown)
+        muted = theme_style(self, "foreground-muted")
+        self._fill([(f.id, self._cells(f, muted, widths)) for f in shown])
         self._show_empty(
             "No findings in this round."
             if not self.findings
-            else "No findings match the filter (v: severity, b: blockers)."
+            else "No findings match (v: severity, b: blockers, /: search)."
         )
 
-    def _cells(self, f: Finding, muted) -> list[Text]:
+    def _widths(self, shown: list[Finding]) -> tuple[int, int]:
+        """Cells for the title and the file:line columns: what the terminal leaves beside the
+        short columns, the title first up to TITLE_MAX, the rest to the file (elided in the
+        middle when short)."""
+        fixed = 8 + 7 + 9 + REVIEWERS_MAX + (12 if self._triage else 0)
+        pad = 2 * (len(COLUMNS) + self._triage) + 4 + 2  # cell padding, border, scrollbar
+        free = max(self.size.width - fixed - pad, TITLE_MIN + WHERE_MIN)
+        longest = max((len(safe_line(f.title)) for f in shown), default=0)
+        longest_where = max((len(where(f)) for f in shown), default=0)
+        title = min(max(TITLE_MIN, free - longest_where), TITLE_MAX, max(longest, 5))
+        return title, max(WHERE_MIN, free - title)
+
+    def _cells(self, f: Finding, muted, widths: tuple[int, int]) -> list[Text]:
         resolved = f.evolution == "resolved"
         sev = f.severity or "—"
         var = SEVERITY_VAR.get(f.severity or "")
         sev_style = muted if resolved or var is None else theme_style(self, var, bold=True)
+        title_width, where_width = widths
         title = safe_line(f.title)
-        if len(title) > TITLE_WIDTH:
-            title = title[: TITLE_WIDTH - 1] + "…"
+        if len(title) > title_width:
+            title = title[: title_width - 1] + "…"
         cells = [
             Text(sev, style=sev_style),
             Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
             Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
             Text(title, style=muted if resolved else ""),
-            Text(where(f), style=muted),
-            Text(safe_line(", ".join(f.reviewers))),
+            Text(elide_middle(where(f), where_width), style=muted),
+            Text(reviewers_text(f)),
         ]
         if self._triage:
             cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
@@ -292,16 +325,58 @@ class FindingsScreen(DrilldownScreen):
         empty.update(Content(text))
         empty.display = not self.query_one("#findings", DrillTable).row_count
 
+    def _set_query(self, query: FindingsQuery) -> None:
+        self.query_state = query
+        self.refresh_rows()
+
     # -- actions ----------------------------------------------------------------------------
 
     def action_cycle_severity(self) -> None:
-        i = MIN_SEVERITIES.index(self.min_severity)
-        self.min_severity = MIN_SEVERITIES[(i + 1) % len(MIN_SEVERITIES)]
-        self.refresh_rows()
+        self._set_query(self.query_state.next_severity())
 
     def action_toggle_blockers(self) -> None:
-        self.blockers_only = not self.blockers_only
-        self.refresh_rows()
+        q = self.query_state
+        self._set_query(replace(q, blockers_only=not q.blockers_only))
+
+    def action_cycle_triage(self) -> None:
+        self._set_query(self.query_state.next_triage(self.findings or []))
+
+    def action_cycle_sort(self) -> None:
+        columns = tuple(key for key, _ in COLUMNS) + (("triage",) if self._triage else ())
+        self._set_query(self.query_state.next_sort(columns))
+
+    def action_reverse_sort(self) -> None:
+        self._set_query(self.query_state.sorted_by(self.query_state.sort))
+
+    @on(DataTable.HeaderSelected, "#findings")
+    def _sort_by_header(self, event: DataTable.HeaderSelected) -> None:
+        self._set_query(self.query_state.sorted_by(str(event.column_key.value)))
+
+    def action_search(self) -> None:
+        box = self.query_one("#findings-search", SearchBox)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#findings-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self._set_query(replace(self.query_state, search=event.value))
+
+    def action_keep_search(self) -> None:
+        """Enter (or ↓) in the search box: keep the search, back to the table."""
+        box = self.query_one("#findings-search", SearchBox)
+        box.display = bool(box.value.strip())
+        self.query_one("#findings", DrillTable).focus()
+
+    def action_escape(self) -> None:
+        """Esc: clear the search if there is one (or the box is open), else go back."""
+        box = self.query_one("#findings-search", SearchBox)
+        if box.display or box.value:
+            box.value = ""
+            box.display = False
+            self._set_query(replace(self.query_state, search=""))
+            self.query_one("#findings", DrillTable).focus()
+            return
+        self.action_back()
 
     def action_step(self, delta: int) -> None:
         """The findings of the round before or after, with the same filters."""
@@ -317,11 +392,14 @@ class FindingsScreen(DrilldownScreen):
         self.findings = None
         self.render_view(view, first=False)
 
-    def action_copy_location(self) -> None:
-        """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
+    def cursor_finding(self) -> Finding | None:
         table = self.query_one("#findings", DrillTable)
         key = table.key_of(table.cursor_key) if table.row_count else None
-        finding = next((f for f in self.shown if f.id == key), None)
+        return next((f for f in self.shown if f.id == key), None)
+
+    def action_copy_location(self) -> None:
+        """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
+        finding = self.cursor_finding()
         if finding is None or not finding.location.file:
             self.notify("No file to copy for this finding.", timeout=3, markup=False)
             return
@@ -332,12 +410,8 @@ class FindingsScreen(DrilldownScreen):
     @on(DataTable.RowSelected, "#findings")
     def _open_finding(self, event: DataTable.RowSelected) -> None:
         key = selected_key(event)
-        finding = next((f for f in self.shown if f.id == key), None)
-        if finding is None:
+        if key is None:
             return
-        path = finding.path
-        if not path or path.startswith("/") or ".." in path.split("/"):
-            what = "from ocr.db" if finding.source == "ocr.db" else "without a file"
-            self.notify(f"This finding was read {what}.", timeout=3, markup=False)
-            return
-        self.post_message(Open(DocumentTarget(self.session_id, path)))
+        self.post_message(
+            Open(FindingTarget(self.session_id, self.round_number, self.round_path, key))
+        )

@@ -24,6 +24,7 @@ SCREEN_MODULES = (
     ("Session", "ocr_tui.ui.screens.session"),
     ("Round", "ocr_tui.ui.screens.round"),
     ("Findings", "ocr_tui.ui.screens.findings"),
+    ("Finding", "ocr_tui.ui.screens.finding"),
     ("Document", "ocr_tui.ui.screens.document"),
     ("Help", "ocr_tui.ui.screens.help"),
 )

@@ -1,0 +1,195 @@
+"""What the findings screens share: reading a round's findings off the UI thread, and the list's
+query (filters, search, sort) as plain data. No widgets here.
+
+`FindingsQuery.apply` is the one place the findings table decides which findings it shows and
+in which order: the minimum severity and blockers-only filters are `findings.shown` (the rule
+`ocr-tui findings` uses too); the triage filter, the `/` search and the column sort are the
+screen's own. Resolved findings (of the round before) always come after the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from rich.cells import cell_len
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
+from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
+
+# `v`: all, then each minimum severity from the lowest up, then all again.
+MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))
+# ocr.db `user_finding_progress.status`, in the order a finding moves through them.
+TRIAGE_ORDER = ("unread", "read", "acknowledged", "fixed", "wont_fix")
+NO_TRIAGE = "(none)"  # the triage filter's value for findings without a row
+
+_EVOLUTION_RANK = {"new": 0, "open": 1, None: 2, "resolved": 3}
+
+
+def _triage_rank(value: str | None) -> tuple[int, str]:
+    if value in TRIAGE_ORDER:
+        return (TRIAGE_ORDER.index(value), "")
+    return (len(TRIAGE_ORDER), "\uffff" if value in (None, NO_TRIAGE) else value)
+
+
+# Sort orders, by the column they sort on: (column key, label, key function). Ties fall back
+# to the default order (severity, file, line, title).
+SORTS: tuple[tuple[str, str, Callable[[Finding], object]], ...] = (
+    ("severity", "severity", lambda f: severity_rank(f.severity)),
+    ("blocker", "blocker", lambda f: not f.blocker),
+    ("evolution", "evolution", lambda f: _EVOLUTION_RANK.get(f.evolution, 2)),
+    ("title", "title", lambda f: normalise_title(f.title)),
+    ("where", "file", lambda f: (normalise_file(f.location.file), f.location.line_start or 0)),
+    ("reviewers", "reviewers", lambda f: (-len(f.reviewers), [r.casefold() for r in f.reviewers])),
+    ("triage", "triage", lambda f: _triage_rank(f.triage)),
+)
+SORT_KEYS = tuple(key for key, _, _ in SORTS)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One read of the session's findings: this round's (None: the round has none on disk)."""
+
+    findings: list[Finding] | None
+    source: str | None
+    problems: list[str]
+
+
+def read_round(session_dir: str, number: int, db_path: Path | None, session_id: str) -> Loaded:
+    """Blocking IO: the findings of round `number` (with ocr.db's rows and triage, if any)."""
+    from ocr_tui.formats.ocr.round_findings import read_with_store
+
+    rounds, store_problem = read_with_store(Path(session_dir), db_path, session_id)
+    rf = next((r for r in rounds if r.number == number), None)
+    problems = ([store_problem] if store_problem else []) + (rf.problems if rf else [])
+    if rf is None:
+        return Loaded(None, None, problems)
+    return Loaded(list(rf.findings), rf.source, problems)
+
+
+def matches(f: Finding, text: str) -> bool:
+    """The `/` search: every word of `text` is in the title, the file, a reviewer's name, the
+    severity, the category or the triage (case-insensitive)."""
+    hay = " ".join(
+        [f.title, f.location.file or "", *f.reviewers, f.severity or "", f.category or ""]
+        + [f.triage or "", f.evolution or "", "blocker" if f.blocker else ""]
+    ).casefold()
+    return all(word in hay for word in text.casefold().split())
+
+
+@dataclass(frozen=True)
+class FindingsQuery:
+    min_severity: str | None = None
+    blockers_only: bool = False
+    triage: str | None = None  # a TRIAGE_ORDER value, NO_TRIAGE, or None: any
+    search: str = ""
+    sort: str = "severity"  # a SORT_KEYS value
+    reverse: bool = False
+
+    def apply(self, findings: list[Finding]) -> list[Finding]:
+        kept = [
+            f
+            for f in findings
+            if shown(f, self.min_severity, self.blockers_only)
+            and (self.triage is None or (f.triage or NO_TRIAGE) == self.triage)
+            and (not self.search.strip() or matches(f, self.search))
+        ]
+        kept.sort(key=sort_key)  # the default order breaks every tie
+        key = next(k for s, _, k in SORTS if s == self.sort)
+        kept.sort(key=key, reverse=self.reverse)
+        kept.sort(key=lambda f: f.evolution == "resolved")  # resolved last, whatever the sort
+        return kept
+
+    def label(self) -> str:
+        """`severity ≥ high · blockers only · "race"`, or `no filter`."""
+        parts = [f"severity ≥ {self.min_severity}"] if self.min_severity else []
+        parts += ["blockers only"] if self.blockers_only else []
+        parts += [f"triage {self.triage}"] if self.triage else []
+        parts += [f'"{safe_line(self.search.strip())}"'] if self.search.strip() else []
+        return " · ".join(parts) or "no filter"
+
+    def sort_label(self) -> str:
+        label = next(name for key, name, _ in SORTS if key == self.sort)
+        return f"by {label}{' ↑' if self.reverse else ''}"
+
+    def next_severity(self) -> FindingsQuery:
+        i = MIN_SEVERITIES.index(self.min_severity)
+        return replace(self, min_severity=MIN_SEVERITIES[(i + 1) % len(MIN_SEVERITIES)])
+
+    def next_triage(self, findings: list[Finding]) -> FindingsQuery:
+        """Any → each triage state the round's findings have (in workflow order) → any."""
+        present = {f.triage or NO_TRIAGE for f in findings}
+        choices = [
+            None,
+            *sorted(present, key=lambda t: _triage_rank(None if t == NO_TRIAGE else t)),
+        ]
+        i = choices.index(self.triage) if self.triage in choices else 0
+        return replace(self, triage=choices[(i + 1) % len(choices)])
+
+    def sorted_by(self, column: str) -> FindingsQuery:
+        """Sort on `column`; the same column again reverses the order."""
+        if column not in SORT_KEYS:
+            return self
+        if column == self.sort:
+            return replace(self, reverse=not self.reverse)
+        return replace(self, sort=column, reverse=False)
+
+    def next_sort(self, columns: tuple[str, ...]) -> FindingsQuery:
+        """`s`: the next of `columns` (the table's), ascending."""
+        cols = [c for c in columns if c in SORT_KEYS]
+        i = cols.index(self.sort) if self.sort in cols else -1
+        return replace(self, sort=cols[(i + 1) % len(cols)], reverse=False)
+
+
+def elide_middle(text: str, width: int) -> str:
+    """`text` cut to `width` terminal cells by dropping its middle: a path keeps its start and
+    its file name and line (`src/…/handlers/auth.py:42`). Display text only (already
+    escape-safe); wide characters count two cells."""
+    if width < 1:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    tail_cells = (width - 1) * 2 // 3 if width >= 5 else 0
+    head_cells = width - 1 - tail_cells
+    head = _take(text, head_cells)
+    tail = _take(text[::-1], tail_cells)[::-1]
+    return head + "…" + tail
+
+
+def _take(text: str, cells: int) -> str:
+    """The longest start of `text` that fits in `cells`."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > cells:
+            return text[:i]
+    return text
+
+
+def _is_field(line: str) -> bool:
+    """`**Severity**: high`, `- **File:** a.py`: a field line of a finding."""
+    s = line.strip()
+    if s[:2] in ("- ", "* "):
+        s = s[2:].lstrip()
+    head = s[:60]
+    return s.startswith("**") and ("**:" in head or ":**" in head)
+
+
+def display_markdown(text: str) -> str:
+    """A finding's own section for the detail: without its heading (the screen shows the title)
+    and with each field line on a line of its own (markdown would run them into one
+    paragraph). `text` is already escape-safe."""
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    if lines and lines[0].lstrip().startswith("#"):
+        lines.pop(0)
+    out = []
+    for i, line in enumerate(lines):
+        following = lines[i + 1] if i + 1 < len(lines) else ""
+        if _is_field(line) and following.strip():
+            line = line.rstrip() + "\\"  # a hard line break
+        out.append(line)
+    return "\n".join(out).strip()

@@ -1,0 +1,285 @@
+"""FindingScreen: one finding of a round, in full (issue 12, part 3: the detail).
+
+Shows the finding's severity, blocker, evolution and triage, its location in the user's code,
+the reviewers who raised it, where it was read, the discourse responses that name it, and its
+own markdown section rendered. The round is read in a thread worker (`findings_view`), and
+read again whenever `touched_signal` says the session's files changed; a finding that leaves
+the round keeps its last text under a note.
+
+Keys: `e` opens the finding's file at its line in the editor, `y` copies `file:line`, `o`
+opens the file it was read from (the reviewer's own file for a finding of round-meta.json),
+`[`/`]` step to the previous/next finding of the round, j/k scroll, Esc goes back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Footer, Markdown, Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ocr_tui.core.textsafe import safe_block, safe_line
+from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.findings import sort_key
+from ocr_tui.ui import router
+from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.findings_view import display_markdown, read_round
+from ocr_tui.ui.fmt import round_label
+from ocr_tui.ui.navigation import (
+    DocumentTarget,
+    FindingsTarget,
+    FindingTarget,
+    Open,
+    RoundTarget,
+)
+from ocr_tui.ui.style import removed_banner
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+
+MAX_TEXT = 64 * 1024  # characters of a finding's own section rendered
+SEVERITY_VAR = {"critical": "$error", "high": "$error", "medium": "$warning", "low": "$primary"}
+
+
+@dataclass(frozen=True)
+class Detail:
+    """One read of the round: the finding (None: not in the round now) and its neighbours."""
+
+    finding: Finding | None
+    order: list[str]  # the round's finding ids, in the findings screen's default order
+    problems: list[str]
+
+
+def read_detail(
+    session_dir: str, number: int, db_path: Path | None, session_id: str, finding_id: str
+) -> Detail:
+    """Blocking IO: the finding `finding_id` of round `number`."""
+    loaded = read_round(session_dir, number, db_path, session_id)
+    findings = sorted(loaded.findings or [], key=sort_key)
+    finding = next((f for f in findings if f.id == finding_id), None)
+    return Detail(finding, [f.id for f in findings], loaded.problems)
+
+
+def source_file(view: SessionView | None, round_path: str, f: Finding) -> str | None:
+    """The file `o` opens, relative to the session: where the finding was read, except that a
+    finding of round-meta.json opens its first reviewer's own file when the round has one."""
+    if f.source == "round-meta.json" and view is not None:
+        rnd = next((r for r in view.rounds if r.path == round_path), None)
+        for name in f.reviewers:
+            rev = next((r for r in (rnd.reviewers if rnd else []) if r.name == name), None)
+            if rev is not None:
+                return rev.path
+    path = f.path
+    if not path or path.startswith("/") or ".." in path.split("/"):
+        return None
+    return path
+
+
+@router.route(FindingTarget)
+class FindingScreen(DrilldownScreen):
+    """`FindingScreen(session_id, number, path, finding_id)`."""
+
+    BINDINGS = [
+        Binding("y", "copy_location", "Copy file:line", id="finding.copy"),
+        Binding("o", "open_source", "Open source file", id="finding.source"),
+        Binding("[", "step(-1)", "Prev finding", id="finding.prev"),
+        Binding("]", "step(1)", "Next finding", id="finding.next"),
+        Binding("j", "scroll(1)", "Down", id="finding.down", show=False),
+        Binding("k", "scroll(-1)", "Up", id="finding.up", show=False),
+    ]
+
+    class Read(Message):
+        def __init__(self, detail: Detail) -> None:
+            super().__init__()
+            self.detail = detail
+
+    def __init__(self, session_id: str, number: int, path: str, finding_id: str) -> None:
+        super().__init__(session_id)
+        self.round_number = number
+        self.round_path = path
+        self.finding_id = finding_id
+        self.session_dir: str | None = None
+        self.finding: Finding | None = None  # the last read (kept when it leaves the round)
+        self.gone = False
+        self.order: list[str] = []
+        self.loads = 0
+        self._text: str | None = None
+
+    @classmethod
+    def for_target(cls, target: FindingTarget) -> FindingScreen:
+        return cls(target.session_id, target.number, target.path, target.finding_id)
+
+    @property
+    def target(self) -> FindingTarget:
+        return FindingTarget(self.session_id, self.round_number, self.round_path, self.finding_id)
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb(id="crumbs")
+        yield removed_banner()
+        yield Static("Reading the finding…", id="finding-title", classes="dd-title")
+        yield Static(id="finding-meta", classes="dd-meta")
+        yield Static(id="finding-note", classes="dd-note")
+        with VerticalScroll(id="finding-scroll"):
+            yield Markdown(id="finding-text", open_links=False)
+        yield Footer()
+
+    def after_mount(self) -> None:
+        self.query_one("#finding-scroll").focus()
+        self.query_one("#finding-note").display = False
+        touched = getattr(self.app, "touched_signal", None)
+        if touched is not None:
+            touched.subscribe(self, self._on_touched)
+
+    def _on_touched(self, ids: frozenset[str]) -> None:
+        if self.session_id in ids and not self.removed:
+            self.load()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        self.set_crumbs(self.crumbs(view))
+        if view is None:
+            if first:
+                self._note("This session is not known.")
+            return
+        self.session_dir = view.path
+        if first or getattr(self.app, "touched_signal", None) is None:
+            self.load()
+
+    def load(self) -> None:
+        if self.session_dir is None:
+            return
+        project = getattr(self.app, "project", None)
+        db_path = getattr(project, "db_path", None)
+        self._read(self.session_dir, self.round_number, db_path, self.session_id, self.finding_id)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="finding")
+    def _read(self, session_dir: str, number: int, db_path, sid: str, fid: str) -> None:
+        detail = read_detail(session_dir, number, db_path, sid, fid)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Read(detail))
+
+    @on(Read)
+    async def _apply(self, message: Read) -> None:
+        detail = message.detail
+        if detail.order:
+            self.order = detail.order
+        self.gone = detail.finding is None
+        if detail.finding is not None:
+            self.finding = detail.finding
+        self.loads += 1
+        self.set_crumbs(self.crumbs(self.view))
+        self._render_finding()
+        if self.gone:
+            what = "its last known text" if self.finding else "nothing to show"
+            self._note(f"This finding is not in round {self.round_number} now: {what}.")
+        else:
+            self.query_one("#finding-note").display = False
+        await self._render_text()
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.group == "finding":
+            self._note(f"Could not read the finding: {event.worker.error}")
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def crumbs(self, view: SessionView | None) -> list[Crumb]:
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+        back = RoundTarget(self.session_id, self.round_number, self.round_path)
+        findings = FindingsTarget(self.session_id, self.round_number, self.round_path)
+        title = safe_line(self.finding.title)[:40] if self.finding else self.finding_id
+        return [*self.session_crumbs(), (label, back), ("Findings", findings), (title, None)]
+
+    def _render_finding(self) -> None:
+        f = self.finding
+        if f is None:
+            self.query_one("#finding-title", Static).update(Content("Finding not found"))
+            self.query_one("#finding-meta", Static).update("")
+            return
+        self.query_one("#finding-title", Static).update(
+            Content.assemble((safe_line(f.title), "bold"))
+        )
+        self.query_one("#finding-meta", Static).update(meta_content(f))
+
+    async def _render_text(self) -> None:
+        f = self.finding
+        text = display_markdown(safe_block(f.text[:MAX_TEXT])) if f is not None else ""
+        if not text:
+            text = "*No text was given for this finding.*" if f is not None else ""
+        if text != self._text:
+            self._text = text
+            await self.query_one("#finding-text", Markdown).update(text)
+
+    def _note(self, text: str) -> None:
+        note = self.query_one("#finding-note", Static)
+        note.update(Content(text))
+        note.display = True
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#finding-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_copy_location(self) -> None:
+        f = self.finding
+        if f is None or not f.location.file:
+            self.notify("No file to copy for this finding.", timeout=3, markup=False)
+            return
+        text = safe_line(f.location.text())
+        self.app.copy_to_clipboard(text)
+        self.notify(f"Copied {text}", timeout=2, markup=False)
+
+    def action_open_source(self) -> None:
+        f = self.finding
+        rel = source_file(self.view, self.round_path, f) if f is not None else None
+        if rel is None:
+            what = "from ocr.db" if f is not None and f.source == "ocr.db" else "without a file"
+            self.notify(f"This finding was read {what}.", timeout=3, markup=False)
+            return
+        self.post_message(Open(DocumentTarget(self.session_id, rel)))
+
+    def action_step(self, delta: int) -> None:
+        """The finding before or after this one, in the round's default order."""
+        if self.finding_id not in self.order:
+            self.app.bell()
+            return
+        i = self.order.index(self.finding_id) + delta
+        if not 0 <= i < len(self.order):
+            self.app.bell()
+            self.notify(f"No {'earlier' if delta < 0 else 'later'} finding.", timeout=2)
+            return
+        self.finding_id = self.order[i]
+        self.finding = None
+        self._text = None
+        self.load()
+
+
+def meta_content(f: Finding) -> Content:
+    """The detail's facts, one per line: what, where, who, from where."""
+    muted = "$foreground-muted"
+    sev = f.severity or "no severity"
+    facts: list[tuple[str, str] | str] = [(sev, f"bold {SEVERITY_VAR.get(f.severity or '', '')}")]
+    if f.blocker:
+        facts += [" · ", ("blocker", "bold $error")]
+    if f.category and f.category != "blocker":
+        facts += [" · ", f.category.replace("_", " ")]
+    if f.evolution:
+        facts += [" · ", (f.evolution, "bold" if f.evolution == "new" else "")]
+    if f.triage:
+        facts += [" · ", ("triage: ", muted), safe_line(f.triage)]
+    lines = [Content.assemble(*facts)]
+    where = safe_line(f.location.text()) or "no file given"
+    lines.append(Content.assemble(("Where      ", muted), where))
+    who = safe_line(", ".join(f.reviewers)) or "no reviewer named"
+    lines.append(Content.assemble(("Raised by  ", muted), who))
+    read = f.source if f.path is None else f"{safe_line(f.path)}{f':{f.line}' if f.line else ''}"
+    lines.append(Content.assemble(("Read from  ", muted), read, (f"  ({f.source})", muted)))
+    return Content("\n").join(lines)
