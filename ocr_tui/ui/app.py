@@ -22,7 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.project import Project
 from ocr_tui.ui import fmt, router
-from ocr_tui.ui.commands import SessionCommands
+from ocr_tui.ui.commands import ScreenCommands, SessionCommands
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
@@ -32,7 +32,7 @@ from ocr_tui.ui.screens.main import MainScreen
 class OcrTuiApp(LiveApp):
     CSS_PATH = "app.tcss"
     TITLE = "ocr-tui"
-    COMMANDS = App.COMMANDS | {SessionCommands}
+    COMMANDS = App.COMMANDS | {SessionCommands, ScreenCommands}
     BINDINGS = [
         Binding("q", "quit", "Quit", tooltip="Quit ocr-tui"),
         Binding("question_mark", "help", "Help", tooltip="Keys and legend"),

@@ -46,7 +46,25 @@ def highlight(matcher: Matcher, candidate: str) -> Content:
     return content
 
 
-class SessionCommands(Provider):
+class _Commands(Provider):
+    """A provider of a list of `(title, callback, help)`."""
+
+    def _commands(self) -> list[Command]:
+        raise NotImplementedError
+
+    async def discover(self) -> Hits:
+        for title, callback, help_text in self._commands():
+            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback, help_text in self._commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, highlight(matcher, title), callback, text=title, help=help_text)
+
+
+class SessionCommands(_Commands):
     @property
     def _app(self) -> Dashboard:
         return self.app  # type: ignore[return-value]
@@ -91,13 +109,34 @@ class SessionCommands(Provider):
                 )  # fmt: skip
         return out
 
-    async def discover(self) -> Hits:
-        for title, callback, help_text in self._commands():
-            yield DiscoveryHit(Content(title), callback, text=title, help=help_text)
 
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for title, callback, help_text in self._commands():
-            score = matcher.match(title)
-            if score > 0:
-                yield Hit(score, highlight(matcher, title), callback, text=title, help=help_text)
+# Keys the palette need not repeat: the app's own (listed by SessionCommands) and moving about.
+SKIPPED_ACTIONS = {"app.quit", "quit", "app.help", "help", "app.demo", "demo", "command_palette"}
+SKIPPED_ACTIONS |= {"app.command_palette", "back", "escape", "select_cursor", "scroll_top"}
+SKIPPED_ACTIONS |= {"scroll_bottom", "cursor_up", "cursor_down", "page_up", "page_down"}
+SKIPPED_ACTIONS |= {"app.focus_next", "app.focus_previous", "scroll(1)", "scroll(-1)", "top"}
+SKIPPED_ACTIONS |= {"bottom", "keep_search", "screen.keep_search"}
+
+
+class ScreenCommands(_Commands):
+    """Every key of the screen the palette was opened on, as a command (`Sort (key s)`), so a
+    drill-down screen's actions are in the palette as the list's are."""
+
+    def _commands(self) -> list[Command]:
+        screen = self.screen
+        if not getattr(screen, "PALETTE_KEYS", True):
+            return []  # e.g. the list: its actions are SessionCommands' MAIN_ACTIONS
+        out: list[Command] = []
+        seen: set[str] = set()
+        for key, active in screen.active_bindings.items():
+            binding = active.binding
+            if not active.enabled or not binding.description or binding.action in SKIPPED_ACTIONS:
+                continue
+            if binding.description in seen:
+                continue
+            seen.add(binding.description)
+            shown = self.app.get_key_display(binding) or key
+            title = f"{binding.description} (key {shown})"
+            callback = partial(self.app.run_action, binding.action, active.node)
+            out.append((title, callback, f"On this screen: {binding.description.lower()}"))
+        return out

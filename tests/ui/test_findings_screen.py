@@ -334,3 +334,18 @@ def test_snapshot_finding_detail(snap_compare, project: Project) -> None:
 
     app = make_app(project, clock=fixed_clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_the_screens_keys_are_in_the_palette(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await search_palette(pilot, "Min severity (key v)")
+        await wait_until(pilot, lambda: app.screen is screen and screen.min_severity == "info")
+        await pilot.press("ctrl+p")
+        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await search_palette(pilot, "Blockers only (key b)")
+        await wait_until(pilot, lambda: screen.blockers_only)

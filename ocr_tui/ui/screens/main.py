@@ -29,6 +29,7 @@ LIST_ACTIONS |= {"cycle_format", "set_format"}
 
 
 class MainScreen(Screen):
+    PALETTE_KEYS = False  # its actions are in the palette as SessionCommands' MAIN_ACTIONS
     AUTO_FOCUS = "SessionTable"
     BINDINGS = [
         # priority: focus moves to the box before the next key is dispatched
