@@ -3,6 +3,7 @@ session → round → `F`, the filters, Enter to the reviewer file, live updates
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 
@@ -343,9 +344,88 @@ async def test_the_screens_keys_are_in_the_palette(project: Project) -> None:
         screen = await open_findings(pilot)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await search_palette(pilot, "Min severity (key v)")
+        await search_palette(pilot, "Severity ≥ (key v)")
         await wait_until(pilot, lambda: app.screen is screen and screen.min_severity == "info")
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
-        await search_palette(pilot, "Blockers only (key b)")
+        await search_palette(pilot, "Blockers (key b)")
         await wait_until(pilot, lambda: screen.blockers_only)
+
+
+def fake_editor(tmp_path: Path, code: int = 0) -> tuple[Path, Path]:
+    """An editor that records its arguments, one per line, and exits with `code`."""
+    record = tmp_path / "editor-args.txt"
+    (tmp_path / "bin").mkdir(exist_ok=True)
+    script = tmp_path / "bin" / "vim"  # named like vim: opened at `+LINE FILE`
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\nexit {code}\n')
+    script.chmod(0o755)
+    return script, record
+
+
+async def test_e_opens_the_finding_in_the_editor_and_comes_back(
+    project: Project, tmp_path: Path, monkeypatch
+) -> None:
+    give_findings(project)
+    (project.root / "src").mkdir()
+    (project.root / "src" / "auth.py").write_text("x = 1\n" * 20)
+    script, record = fake_editor(tmp_path)
+    monkeypatch.setenv("VISUAL", f"{script} -n")  # its own argument is kept
+    app = make_app(project, clock=fixed_clock)
+    suspended = []
+
+    @contextmanager
+    def suspend():
+        suspended.append(True)  # a headless driver cannot suspend; the real one does
+        yield
+
+    monkeypatch.setattr(app, "suspend", suspend)
+    toasts: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
+        await pilot.press("e")  # Token not verified: src/auth.py:10
+        await wait_until(pilot, lambda: record.exists() and toasts)
+        assert record.read_text().split("\n")[:3] == [
+            "-n",
+            "+10",
+            str((project.root / "src" / "auth.py").resolve()),
+        ]
+        assert suspended == [True] and app.screen is screen
+        assert toasts == ["Back from src/auth.py:10 in vim."]
+
+        await pilot.press("j")  # Log leak: src/log.py does not exist in the project
+        await pilot.press("e")
+        await wait_until(pilot, lambda: len(toasts) == 2)
+        assert "does not exist" in toasts[1] and suspended == [True]
+
+        record.unlink()
+        await pilot.press("k", "enter")  # the detail has `e` too
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: record.exists() and len(toasts) == 3)
+        assert "+10" in record.read_text() and isinstance(app.screen, FindingScreen)
+
+
+async def test_e_without_an_editor_or_outside_the_project_says_so(
+    project: Project, tmp_path: Path, monkeypatch
+) -> None:
+    s = give_findings(project)
+    outside = tmp_path / "secret.py"
+    outside.write_text("x\n")
+    path = s / R2 / "principal-1.md"
+    path.write_text(review("Principal", ("Escape", "critical", f"{outside}:L1")))
+    set_mtime(s, NOW - timedelta(minutes=3))  # keep the list's order
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    app = make_app(project, clock=fixed_clock)
+    launched = []
+    monkeypatch.setattr(app, "suspend", lambda: launched.append(True))
+    toasts: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await open_findings(pilot)
+        monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
+        assert titles(app)[0] == "Escape"
+        await pilot.press("e")
+        await wait_until(pilot, lambda: toasts)
+        assert "not in this project" in toasts[0] and not launched

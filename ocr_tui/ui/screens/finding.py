@@ -31,6 +31,7 @@ from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import sort_key
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_view import display_markdown, read_round
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
@@ -86,8 +87,9 @@ class FindingScreen(DrilldownScreen):
     """`FindingScreen(session_id, number, path, finding_id)`."""
 
     BINDINGS = [
-        Binding("y", "copy_location", "Copy file:line", id="finding.copy"),
-        Binding("o", "open_source", "Open source file", id="finding.source"),
+        Binding("e", "edit", "Editor", id="finding.edit"),
+        Binding("y", "copy_location", "Copy file:line", id="finding.copy", show=False),
+        Binding("o", "open_source", "Source file", id="finding.source"),
         Binding("[", "step(-1)", "Prev finding", id="finding.prev"),
         Binding("]", "step(1)", "Next finding", id="finding.next"),
         Binding("j", "scroll(1)", "Down", id="finding.down", show=False),
@@ -227,6 +229,13 @@ class FindingScreen(DrilldownScreen):
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#finding-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_edit(self) -> None:
+        f = self.finding
+        if f is None:
+            self.app.bell()
+            return
+        open_in_editor(self, f.location.file, f.location.line_start)
 
     def action_copy_location(self) -> None:
         f = self.finding

@@ -7,7 +7,8 @@ again whenever the app's `touched_signal` says the session's files changed.
 Keys: `v` cycles a minimum severity (all → info → low → … → critical → all), `b` shows
 blockers only, `t` cycles the triage states present (when ocr.db has triage), `/` searches
 title, file and reviewers, `s` sorts by the next column and `S` reverses (a click on a header
-sorts by it too), `y` copies `file:line`, `[`/`]` step rounds keeping all of that, Enter opens
+sorts by it too), `e` opens the finding's file at its line in the editor, `y` copies
+`file:line`, `[`/`]` step rounds keeping all of that, Enter opens
 the finding's detail, Esc clears a search, then goes back.
 """
 
@@ -31,6 +32,7 @@ from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_view import FindingsQuery, Loaded, elide_middle, read_round
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
@@ -81,13 +83,14 @@ class FindingsScreen(DrilldownScreen):
     """`FindingsScreen(session_id, number, path)`: the findings of one round."""
 
     BINDINGS = [
-        Binding("v", "cycle_severity", "Min severity", id="findings.severity"),
-        Binding("b", "toggle_blockers", "Blockers only", id="findings.blockers"),
+        Binding("v", "cycle_severity", "Severity ≥", id="findings.severity"),
+        Binding("b", "toggle_blockers", "Blockers", id="findings.blockers"),
         Binding("t", "cycle_triage", "Triage", id="findings.triage"),
         Binding("slash", "search", "Search", id="findings.search"),
         Binding("s", "cycle_sort", "Sort", id="findings.sort"),
         Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
-        Binding("y", "copy_location", "Copy file:line", id="findings.copy"),
+        Binding("e", "edit", "Editor", id="findings.edit"),
+        Binding("y", "copy_location", "Copy file:line", id="findings.copy", show=False),
         Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
         Binding("]", "step(1)", "Next round", id="findings.next", show=False),
         Binding("escape", "escape", "Back", id="findings.back"),
@@ -396,6 +399,14 @@ class FindingsScreen(DrilldownScreen):
         table = self.query_one("#findings", DrillTable)
         key = table.key_of(table.cursor_key) if table.row_count else None
         return next((f for f in self.shown if f.id == key), None)
+
+    def action_edit(self) -> None:
+        """The finding at the cursor, at its line, in the user's editor."""
+        finding = self.cursor_finding()
+        if finding is None:
+            self.app.bell()
+            return
+        open_in_editor(self, finding.location.file, finding.location.line_start)
 
     def action_copy_location(self) -> None:
         """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
