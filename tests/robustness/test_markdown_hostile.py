@@ -1,7 +1,8 @@
 """Classes of hostile markdown (issue 10, items 1-3): a byte-order mark on a line that carries a
 finding or a verdict; long whitespace runs wherever a pattern looks (a quadratic pattern takes
 minutes on them, so these cannot pass by luck); and markdown inside HTML comments, which is not
-content. Each parser (findings, verdict, counts, topology) and the whole `status` command."""
+content. Each parser (findings, verdict, counts, topology, discourse) and the whole `status`
+command."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import time
 import pytest
 
 from ocr_tui.core.view import Counts as _Counts
+from ocr_tui.formats.ocr.discourse import parse_discourse
 from ocr_tui.formats.ocr.markdown import (
     parse_final_counts,
     parse_findings,
@@ -22,7 +24,7 @@ from ocr_tui.formats.ocr.markdown import (
 
 from .support import NOW, put, set_mtimes
 
-PARSERS = (parse_findings, parse_verdict, parse_final_counts, parse_topology_files)
+PARSERS = (parse_findings, parse_verdict, parse_final_counts, parse_topology_files, parse_discourse)
 RUN = 200_000
 SPACES = " " * RUN
 TABS = "\t" * RUN
@@ -90,6 +92,14 @@ HOSTILE_LINES = {
     "canonical": "## Canonical File List{W}",
     "comment-open": "<!--{W}",
     "comment-inline": "x <!--{W}-->{W}<!--{W}",
+    "response": 'AGREE{W}quality-1{W}"t{W}x"{W}—{W}y',
+    "response-bold": "-{W}**CHALLENGE**{W}@security-1:{W}**t{W}x**{W}",
+    "response-bare": "1.{W}AGREE{W}quality-1:{W}t{W}x{W}—{W}y",
+    "response-heading": "###{W}CHALLENGE{W}—{W}security-1{W}(t){W}",
+    "connect": 'CONNECT{W}"a{W}"{W}→{W}quality-2{W}"b{W}"',
+    "connect-ascii": "CONNECT{W}a{W}->{W}quality-2{W}b{W}",
+    "surface": "{W}SURFACE{W}",
+    "discourse-from": "## Discourse from{W}Principal{W}#1{W}",
 }
 OTHER_RUNS = {  # runs of the characters the patterns look for, not whitespace
     "stars": "*" * RUN,
@@ -100,6 +110,11 @@ OTHER_RUNS = {  # runs of the characters the patterns look for, not whitespace
     "comment-opens": "<!--" * (RUN // 4),
     "star-spaces": "* " * (RUN // 2),
     "bold-spaces": "**" + SPACES + "**",
+    "quotes": "CONNECT " + '"' * RUN,
+    "curly-quotes": "AGREE quality-1 " + "“" * RUN,
+    "arrows": 'CONNECT "a' + "->" * (RUN // 2) + '"',
+    "bolds": "AGREE quality-1 " + "**a" * (RUN // 3),
+    "reviewer-ids": "SURFACE " + "ab-" * (RUN // 3) + "1",
 }
 CONTEXTS = {
     "top": "{}\n",
@@ -107,6 +122,7 @@ CONTEXTS = {
     "verdict": "## Verdict\n{}\n",
     "blockers": "## Blockers\n{}\n",
     "files": "## Canonical File List\n```\n{}\n```\n",
+    "discourse": '## Discourse from principal-1\n\nAGREE quality-1 "t"\n{}\n  - reason\n',
 }
 
 

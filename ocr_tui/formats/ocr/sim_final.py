@@ -18,6 +18,11 @@ class Synthesis:
 
 
 def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
+    """OCR's discourse.md (ocr-format.md §4.2): the summary sections, then each reviewer's
+    block: AGREE or CHALLENGE for two others' findings, CONNECT (every other reviewer, from
+    the first) between a finding of theirs and one of another's, SURFACE (the last) prompted
+    by another's finding. CONNECT and SURFACE take no random draws (the simulator's sequence
+    stays as it was): they use the first finding titles that fit."""
     names = list(results)
     lines = ["# Discourse Results", "", "## Consensus (High Confidence)", ""]
     by_title: dict[str, list[str]] = {}
@@ -26,8 +31,8 @@ def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
             by_title.setdefault(f.title, []).append(name)
     shared = [t for t, who in by_title.items() if len(who) > 1]
     lines += [f"- {t} (raised by {', '.join(by_title[t])})" for t in shared] or ["- None"]
-    blocks, challenged = [], []
-    for name in names:
+    blocks, challenged, connected, surfaced = [], [], [], []
+    for i, name in enumerate(names):
         others = [o for o in names if o != name and results[o]]
         blocks += [f"## Discourse from {name}", ""]
         mine = {f.title for f in results[name]}
@@ -39,9 +44,35 @@ def discourse_md(results: dict[str, list[Finding]], rng: random.Random) -> str:
             blocks.append(f'{verb} {other} "{title}"{reason}')
             if verb == "CHALLENGE":
                 challenged.append(f"- {title} ({other}, challenged by {name})")
+        if i % 2 == 0 and others:
+            other = others[-1]
+            theirs = [f.title for f in results[other] if f.title not in mine]
+            if results[name] and theirs:
+                own = results[name][0].title
+                blocks += [
+                    f'CONNECT "{own}" → {other} "{theirs[0]}"',
+                    "  - Both come from the same missing check at the boundary",
+                ]
+                connected.append(f"- {own} ({name}) + {theirs[0]} ({other})")
+        if i == len(names) - 1 and i > 0 and others:
+            other = others[0]
+            title = results[other][-1].title
+            blocks += [
+                "SURFACE",
+                f'  - Reading {other}\'s "{title}" made me check the retry path: same gap there',
+            ]
+            surfaced.append(f"- The retry path has the same gap as {title} (from {name})")
         blocks += ([] if others else ["No responses."]) + [""]
     return "\n".join(
-        lines + ["", "## Challenged Findings", ""] + (challenged or ["- None"]) + [""] + blocks
+        lines
+        + ["", "## Challenged Findings", ""]
+        + (challenged or ["- None"])
+        + ["", "## Connected Findings", ""]
+        + (connected or ["- None"])
+        + ["", "## Surfaced in Discourse", ""]
+        + (surfaced or ["- None"])
+        + [""]
+        + blocks
     )
 
 
