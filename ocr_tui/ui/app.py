@@ -184,6 +184,7 @@ def _import_drilldown_screens() -> None:
     """The drill-down screens register the targets they show with the router when they are
     imported: at the first navigation, not at start-up (the document viewer brings Markdown,
     ~50 ms). After the first call, three lookups in `sys.modules`."""
+    import ocr_tui.ui.screens.discourse  # noqa: F401
     import ocr_tui.ui.screens.document  # noqa: F401
     import ocr_tui.ui.screens.finding  # noqa: F401
     import ocr_tui.ui.screens.findings  # noqa: F401

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.textsafe import safe_block, safe_line
+from ocr_tui.formats.ocr.discourse import Discourse
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
 from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
 
@@ -67,6 +68,41 @@ def read_round(session_dir: str, number: int, db_path: Path | None, session_id: 
     if rf is None:
         return Loaded(None, None, problems)
     return Loaded(list(rf.findings), rf.source, problems)
+
+
+@dataclass(frozen=True)
+class DiscourseRead:
+    """One read of a round's discourse.md, linked to the round's findings."""
+
+    discourse: Discourse | None  # None: the round has no readable discourse.md
+    text: str | None  # the file as written (escape-safe), for when nothing parses
+    findings: list[Finding]  # the round's (as `read_round`)
+    problems: list[str]
+
+
+def read_discourse(
+    session_dir: str, round_path: str, number: int, db_path: Path | None, session_id: str
+) -> DiscourseRead:
+    """Blocking IO: round `number`'s discourse.md, its responses linked to its findings."""
+    from ocr_tui.formats.ocr.discourse import link, parse_discourse
+    from ocr_tui.formats.ocr.fs import read_markdown
+
+    loaded = read_round(session_dir, number, db_path, session_id)
+    findings = loaded.findings or []
+    problems = list(loaded.problems)
+    rel = f"{round_path}/discourse.md"
+    path = Path(session_dir) / rel
+    text = read_markdown(path, rel, problems) if path.is_file() else None
+    if text is None:
+        return DiscourseRead(None, None, findings, problems)
+    current = [f for f in findings if f.evolution != "resolved"]
+    discourse = link(parse_discourse(text), current)
+    return DiscourseRead(discourse, safe_block(text), findings, problems)
+
+
+def one_line(text: str) -> str:
+    """Multi-line text from disk as one escape-safe line (for a table cell or a summary)."""
+    return " ".join(safe_line(line.strip()) for line in text.split("\n") if line.strip())
 
 
 def matches(f: Finding, text: str) -> bool:

@@ -27,12 +27,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr.discourse import Response, responses_about
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import sort_key
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import display_markdown, read_round
+from ocr_tui.ui.findings_view import display_markdown, one_line, read_discourse
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     DocumentTarget,
@@ -54,17 +55,24 @@ class Detail:
 
     finding: Finding | None
     order: list[str]  # the round's finding ids, in the findings screen's default order
+    responses: list[Response]  # discourse.md's responses that name it
     problems: list[str]
 
 
 def read_detail(
-    session_dir: str, number: int, db_path: Path | None, session_id: str, finding_id: str
+    session_dir: str,
+    round_path: str,
+    number: int,
+    db_path: Path | None,
+    session_id: str,
+    finding_id: str,
 ) -> Detail:
-    """Blocking IO: the finding `finding_id` of round `number`."""
-    loaded = read_round(session_dir, number, db_path, session_id)
-    findings = sorted(loaded.findings or [], key=sort_key)
+    """Blocking IO: the finding `finding_id` of round `number`, and what discourse says of it."""
+    read = read_discourse(session_dir, round_path, number, db_path, session_id)
+    findings = sorted(read.findings, key=sort_key)
     finding = next((f for f in findings if f.id == finding_id), None)
-    return Detail(finding, [f.id for f in findings], loaded.problems)
+    about = responses_about(read.discourse, finding_id) if read.discourse is not None else []
+    return Detail(finding, [f.id for f in findings], about, read.problems)
 
 
 def source_file(view: SessionView | None, round_path: str, f: Finding) -> str | None:
@@ -110,6 +118,7 @@ class FindingScreen(DrilldownScreen):
         self.finding: Finding | None = None  # the last read (kept when it leaves the round)
         self.gone = False
         self.order: list[str] = []
+        self.responses: list[Response] = []
         self.loads = 0
         self._text: str | None = None
 
@@ -127,6 +136,7 @@ class FindingScreen(DrilldownScreen):
         yield Static("Reading the finding…", id="finding-title", classes="dd-title")
         yield Static(id="finding-meta", classes="dd-meta")
         yield Static(id="finding-note", classes="dd-note")
+        yield Static(id="finding-discourse")
         with VerticalScroll(id="finding-scroll"):
             yield Markdown(id="finding-text", open_links=False)
         yield Footer()
@@ -163,7 +173,7 @@ class FindingScreen(DrilldownScreen):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="finding")
     def _read(self, session_dir: str, number: int, db_path, sid: str, fid: str) -> None:
-        detail = read_detail(session_dir, number, db_path, sid, fid)
+        detail = read_detail(session_dir, self.round_path, number, db_path, sid, fid)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Read(detail))
 
@@ -175,6 +185,7 @@ class FindingScreen(DrilldownScreen):
         self.gone = detail.finding is None
         if detail.finding is not None:
             self.finding = detail.finding
+            self.responses = detail.responses
         self.loads += 1
         self.set_crumbs(self.crumbs(self.view))
         self._render_finding()
@@ -210,6 +221,9 @@ class FindingScreen(DrilldownScreen):
             Content.assemble((safe_line(f.title), "bold"))
         )
         self.query_one("#finding-meta", Static).update(meta_content(f))
+        discourse = self.query_one("#finding-discourse", Static)
+        discourse.display = bool(self.responses)
+        discourse.update(responses_content(self.responses))
 
     async def _render_text(self) -> None:
         f = self.finding
@@ -291,4 +305,28 @@ def meta_content(f: Finding) -> Content:
     lines.append(Content.assemble(("Raised by  ", muted), who))
     read = f.source if f.path is None else f"{safe_line(f.path)}{f':{f.line}' if f.line else ''}"
     lines.append(Content.assemble(("Read from  ", muted), read, (f"  ({f.source})", muted)))
+    return Content("\n").join(lines)
+
+
+KIND_STYLE = {
+    "agree": "bold $success",
+    "challenge": "bold $warning",
+    "connect": "bold $accent",
+    "surface": "bold $secondary",
+}
+
+
+def responses_content(responses: list[Response]) -> Content:
+    """`Discourse`, then one line a response: `AGREE  quality-1 → principal-1  text…`."""
+    lines = [Content.assemble(("Discourse", "bold"), (f"  {len(responses)} about it", "dim"))]
+    for r in responses:
+        who = safe_line(r.author or "—") + (f" → {safe_line(r.about)}" if r.about else "")
+        lines.append(
+            Content.assemble(
+                (f"{r.kind.upper():<9} ", KIND_STYLE.get(r.kind, "bold")),
+                (who, "$foreground-muted"),
+                "  ",
+                one_line(r.text)[:200],
+            )
+        )
     return Content("\n").join(lines)

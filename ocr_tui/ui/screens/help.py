@@ -25,6 +25,7 @@ SCREEN_MODULES = (
     ("Round", "ocr_tui.ui.screens.round"),
     ("Findings", "ocr_tui.ui.screens.findings"),
     ("Finding", "ocr_tui.ui.screens.finding"),
+    ("Discourse", "ocr_tui.ui.screens.discourse"),
     ("Document", "ocr_tui.ui.screens.document"),
     ("Help", "ocr_tui.ui.screens.help"),
 )

@@ -1,0 +1,317 @@
+"""DiscourseScreen: how a round's reviewers answered each other (issue 12, part 4).
+
+`discourse.md`'s AGREE / CHALLENGE / CONNECT / SURFACE responses (`formats/ocr/discourse.py`),
+grouped by the reviewer who wrote them, with counts per kind and the findings each names; the
+response at the cursor in full below the table. When nothing in the file parses as a response,
+the file is shown as markdown instead. Read in a thread worker, again whenever the session's
+files change.
+
+Keys: `c` cycles the kind shown (all → agree → challenge → connect → surface), Enter opens the
+finding a response names, `o` opens discourse.md as written, Esc goes back.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Markdown, Static
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr.discourse import KINDS, Response
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.ui import router
+from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.findings_view import DiscourseRead, elide_middle, one_line, read_discourse
+from ocr_tui.ui.fmt import round_label
+from ocr_tui.ui.navigation import (
+    DiscourseTarget,
+    DocumentTarget,
+    FindingTarget,
+    Open,
+    RoundTarget,
+)
+from ocr_tui.ui.style import removed_banner, theme_style
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+COLUMNS = [
+    ("author", "Reviewer"),
+    ("kind", "Response"),
+    ("about", "To"),
+    ("findings", "Finding"),
+    ("says", "Says"),
+]
+KIND_VAR = {"agree": "success", "challenge": "warning", "connect": "accent", "surface": "secondary"}
+FINDING_WIDTH = 36
+MAX_SHOWN = 16 * 1024  # characters of the response shown below the table
+
+
+def says(r: Response) -> str:
+    """What the response argues, as one line: its reason after a dash and its body, without
+    the keyword, reviewer and titles the other columns show."""
+    lines = [line.strip() for line in r.text.split("\n") if line.strip()]
+    if not lines:
+        return ""
+    first, rest = lines[0], lines[1:]
+    reason = ""
+    if not first.startswith("#"):
+        for sep in (" — ", " – ", " - "):
+            if sep in first:
+                reason = first.rsplit(sep, 1)[1]
+                break
+    parts = ([reason] if reason else []) + [line.lstrip("-*+> ").strip() for line in rest]
+    return one_line("\n".join(parts))
+
+
+def clip_end(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
+    """The titles of the findings it names (else the titles as written)."""
+    named = [by_id[i].title for i in r.finding_ids if i in by_id]
+    titles = named or r.titles
+    if not titles:
+        return ""
+    more = f" +{len(titles) - 1}" if len(titles) > 1 else ""
+    return elide_middle(safe_line(titles[0]), FINDING_WIDTH - len(more)) + more
+
+
+@router.route(DiscourseTarget)
+class DiscourseScreen(DrilldownScreen):
+    """`DiscourseScreen(session_id, number, path)`: round `number`'s discourse."""
+
+    BINDINGS = [
+        Binding("c", "cycle_kind", "Kind", id="discourse.kind"),
+        Binding("o", "open_file", "discourse.md", id="discourse.file"),
+    ]
+
+    class Read(Message):
+        def __init__(self, read: DiscourseRead) -> None:
+            super().__init__()
+            self.read = read
+
+    def __init__(self, session_id: str, number: int, path: str) -> None:
+        super().__init__(session_id)
+        self.round_number = number
+        self.round_path = path
+        self.session_dir: str | None = None
+        self.read: DiscourseRead | None = None
+        self.kind: str | None = None  # a KINDS value, or None: every kind
+        self.loads = 0
+        self._raw: str | None = None
+
+    @classmethod
+    def for_target(cls, target: DiscourseTarget) -> DiscourseScreen:
+        return cls(target.session_id, target.number, target.path)
+
+    @property
+    def target(self) -> DiscourseTarget:
+        return DiscourseTarget(self.session_id, self.round_number, self.round_path)
+
+    def compose(self) -> ComposeResult:
+        yield Breadcrumb(id="crumbs")
+        yield removed_banner()
+        yield Static(id="discourse-title", classes="dd-title")
+        yield Static(id="discourse-count", classes="dd-meta")
+        with Vertical(id="discourse-pane", classes="dd-pane") as pane:
+            pane.border_title = "Responses"
+            yield DrillTable(COLUMNS, id="responses")
+            yield Static("Reading discourse.md…", id="discourse-empty", classes="dd-empty")
+        yield Static(id="response", classes="dd-note")
+        with VerticalScroll(id="discourse-raw"):
+            yield Markdown(id="discourse-md", open_links=False)
+        yield Footer()
+
+    def after_mount(self) -> None:
+        self.query_one("#discourse-raw").display = False
+        self.query_one("#responses", DrillTable).focus()
+        touched = getattr(self.app, "touched_signal", None)
+        if touched is not None:
+            touched.subscribe(self, self._on_touched)
+
+    def _on_touched(self, ids: frozenset[str]) -> None:
+        if self.session_id in ids and not self.removed:
+            self.load()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        self.set_crumbs(self.crumbs(view))
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+        self.query_one("#discourse-title", Static).update(
+            Content.assemble((f"Discourse of {safe_line(label)}", "bold"))
+        )
+        if view is None:
+            if first:
+                self._show_empty("This session is not known.")
+            return
+        self.session_dir = view.path
+        if first or getattr(self.app, "touched_signal", None) is None:
+            self.load()
+
+    def load(self) -> None:
+        if self.session_dir is None:
+            return
+        project = getattr(self.app, "project", None)
+        db_path = getattr(project, "db_path", None)
+        self._read(self.session_dir, self.round_path, self.round_number, db_path)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="discourse")
+    def _read(self, session_dir: str, round_path: str, number: int, db_path) -> None:
+        read = read_discourse(session_dir, round_path, number, db_path, self.session_id)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Read(read))
+
+    @on(Read)
+    async def _apply(self, message: Read) -> None:
+        self.read = message.read
+        self.loads += 1
+        self.refresh_rows()
+        await self._render_raw()
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.group == "discourse":
+            self._show_empty(f"Could not read discourse.md: {event.worker.error}")
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def crumbs(self, view: SessionView | None) -> list[Crumb]:
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+        back = RoundTarget(self.session_id, self.round_number, self.round_path)
+        return [*self.session_crumbs(), (label, back), ("Discourse", None)]
+
+    @property
+    def responses(self) -> list[Response]:
+        """The responses shown: every one of the kind chosen, grouped by reviewer."""
+        d = self.read.discourse if self.read is not None else None
+        if d is None:
+            return []
+        return [
+            r
+            for group in d.by_author().values()
+            for r in group
+            if self.kind is None or r.kind == self.kind
+        ]
+
+    def count_content(self) -> Content:
+        """`9 responses from 3 reviewers · 5 agree · 2 challenge · …`."""
+        d = self.read.discourse if self.read is not None else None
+        if d is None or not d.parsed:
+            return Content("")
+        authors = {r.author for r in d.responses if r.author}
+        n = len(d.responses)
+        parts: list = [f"{n} response{'' if n == 1 else 's'}"]
+        if authors:
+            parts.append(f" from {len(authors)} reviewer{'' if len(authors) == 1 else 's'}")
+        for kind, k in d.counts().items():
+            if k:
+                parts += [" · ", (f"{k} {kind}", f"${KIND_VAR[kind]}")]
+        parts.append((f" · showing {self.kind or 'every kind'}", "$foreground-muted"))
+        return Content.assemble(*parts)
+
+    def refresh_rows(self) -> None:
+        read = self.read
+        self.query_one("#discourse-count", Static).update(self.count_content())
+        by_id = {f.id: f for f in (read.findings if read else [])}
+        rows = []
+        previous: str | None = "\0"
+        for r in self.responses:
+            author = "" if r.author == previous else safe_line(r.author or "—")
+            previous = r.author
+            var = KIND_VAR.get(r.kind, "foreground")
+            cells = [
+                Text(author, style="bold"),
+                Text(r.kind.upper(), style=theme_style(self, var, bold=True)),
+                Text(safe_line(r.about or "")),
+                Text(finding_cell(r, by_id)),
+            ]
+            rows.append((str(r.line), cells, says(r)))
+        # "Says" takes what the other columns leave (each with 2 cells of padding; the pane's
+        # border and padding, and a scrollbar).
+        used = sum(max((c[i].cell_len for _, c, _ in rows), default=0) + 2 for i in range(4))
+        width = max(20, self.size.width - used - 2 - 6)
+        rows = [(key, [*c, Text(clip_end(text, width), style="italic")]) for key, c, text in rows]
+        table = self.query_one("#responses", DrillTable)
+        table.sync_rows(rows)
+        table.display = bool(rows)
+        if read is None:
+            self._show_empty("Reading discourse.md…")
+        elif read.discourse is None:
+            self._show_empty("This round has no discourse.md (yet).")
+        elif not read.discourse.parsed:
+            self._show_empty("No AGREE / CHALLENGE / CONNECT / SURFACE responses: the file below.")
+        else:
+            self._show_empty(f"No {self.kind} responses (c: kind).")
+        self._show_response()
+
+    async def _render_raw(self) -> None:
+        read = self.read
+        raw = read.text if read is not None and read.discourse is not None else None
+        show = raw is not None and not read.discourse.parsed
+        self.query_one("#discourse-raw").display = show
+        self.query_one("#discourse-pane").display = not show or bool(self.responses)
+        if show and raw != self._raw:
+            self._raw = raw
+            await self.query_one("#discourse-md", Markdown).update(raw)
+
+    def _show_empty(self, text: str) -> None:
+        empty = self.query_one("#discourse-empty", Static)
+        empty.update(Content(text))
+        empty.display = not self.query_one("#responses", DrillTable).row_count
+
+    def cursor_response(self) -> Response | None:
+        table = self.query_one("#responses", DrillTable)
+        key = table.key_of(table.cursor_key) if table.row_count else None
+        return next((r for r in self.responses if str(r.line) == key), None)
+
+    def _show_response(self) -> None:
+        r = self.cursor_response()
+        note = self.query_one("#response", Static)
+        note.display = r is not None
+        if r is not None:
+            head = Content.assemble((f"Line {r.line}", "$foreground-muted"))
+            body = "\n".join(safe_line(line) for line in r.text[:MAX_SHOWN].split("\n"))
+            note.update(Content("\n").join([head, Content(body)]))
+
+    def on_resize(self) -> None:
+        if self.read is not None:
+            self.refresh_rows()
+
+    @on(DataTable.RowHighlighted, "#responses")
+    def _highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        self._show_response()
+
+    # -- actions ----------------------------------------------------------------------------
+
+    def action_cycle_kind(self) -> None:
+        kinds = [None, *KINDS]
+        self.kind = kinds[(kinds.index(self.kind) + 1) % len(kinds)]
+        self.refresh_rows()
+
+    def action_open_file(self) -> None:
+        if self.read is None or self.read.discourse is None:
+            self.notify("This round has no discourse.md.", timeout=3, markup=False)
+            return
+        self.post_message(Open(DocumentTarget(self.session_id, f"{self.round_path}/discourse.md")))
+
+    @on(DataTable.RowSelected, "#responses")
+    def _open_finding(self, _event: DataTable.RowSelected) -> None:
+        r = self.cursor_response()
+        if r is None or not r.finding_ids:
+            self.notify("This response names no finding of the round.", timeout=3, markup=False)
+            return
+        target = FindingTarget(
+            self.session_id, self.round_number, self.round_path, r.finding_ids[0]
+        )
+        self.post_message(Open(target))

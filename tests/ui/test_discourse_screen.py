@@ -1,0 +1,140 @@
+"""The discourse screen (issue 12, part 4) and the discourse in a finding's detail, by keys in
+the real app on the sample project."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from ocr_tui.cli import make_app
+from ocr_tui.core.project import Project
+from ocr_tui.ui.navigation import DiscourseTarget
+from ocr_tui.ui.screens.discourse import DiscourseScreen
+from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.finding import FindingScreen
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+from .builders import SIZE, fixed_clock, loaded, wait_until
+from .test_findings_screen import AUTH, give_findings, open_findings
+
+DISCOURSE = """# Discourse Results
+
+## Discourse from principal-1
+
+AGREE quality-1 "Dead code"
+CHALLENGE quality-1 "Dead code" — it is used by the \x1b[31mplugin loader
+
+## Discourse from quality-1
+
+AGREE principal-1 "Token not verified"
+  - The token is never checked against the issuer.
+CONNECT "Dead code" → principal-1 "Log leak"
+SURFACE
+  - Nobody looked at the migrations.
+"""
+
+
+def write_discourse(project: Project, text: str = DISCOURSE) -> None:
+    path = project.sessions_dir / AUTH / "rounds" / "round-2" / "discourse.md"
+    tmp = path.with_name("discourse.md.tmp")
+    tmp.write_text(text)
+    tmp.replace(path)
+
+
+def rows(app) -> list[tuple[str, ...]]:
+    table = app.screen.query_one("#responses", DrillTable)
+    if not table.display:
+        return []
+    cols = ("author", "kind", "about", "findings")
+    return [tuple(table.get_cell(k, c).plain for c in cols) for k in table.row_keys]
+
+
+async def open_discourse(pilot: Pilot) -> DiscourseScreen:
+    app = pilot.app
+    await loaded(pilot)
+    app.open_target(DiscourseTarget(AUTH, 2, "rounds/round-2"))
+    await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))
+    screen = app.screen
+    await wait_until(pilot, lambda: screen.loads > 0)
+    await pilot.pause()
+    return screen
+
+
+async def test_discourse_by_reviewer_with_counts_and_links(project: Project) -> None:
+    give_findings(project)
+    write_discourse(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_discourse(pilot)
+        assert rows(app) == [
+            ("principal-1", "AGREE", "quality-1", "Dead code"),
+            ("", "CHALLENGE", "quality-1", "Dead code"),
+            ("quality-1", "AGREE", "principal-1", "Token not verified"),
+            ("", "CONNECT", "principal-1", "Dead code +1"),
+            ("", "SURFACE", "", ""),
+        ]
+        count = str(screen.query_one("#discourse-count").render())
+        assert count.startswith("5 responses from 2 reviewers · 2 agree · 1 challenge")
+        assert "1 connect · 1 surface" in count
+        # The response at the cursor, in full, escape-safe.
+        await pilot.press("j")
+        shown = str(screen.query_one("#response").render())
+        assert "plugin loader" in shown and "\x1b" not in shown
+
+        await pilot.press("c", "c")  # challenge only
+        assert [r[1] for r in rows(app)] == ["CHALLENGE"] and screen.kind == "challenge"
+        await pilot.press("c", "c", "c")  # connect, surface, all
+        assert len(rows(app)) == 5
+
+        assert screen.cursor_response().kind == "surface"  # the cursor stayed on its row
+        await pilot.press("g", "j", "j", "enter")  # AGREE principal-1 "Token not verified"
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        detail = app.screen
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Token not verified"
+        about = str(detail.query_one("#finding-discourse").render())
+        assert "1 about it" in about and "AGREE" in about and "quality-1 → principal-1" in about
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        assert app.screen.rel_path == "rounds/round-2/discourse.md"
+
+
+async def test_discourse_follows_the_file_and_falls_back_to_markdown(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_discourse(pilot)
+        assert rows(app) == []
+        assert "no discourse.md" in str(screen.query_one("#discourse-empty").render())
+        write_discourse(project)
+        await wait_until(pilot, lambda: len(rows(app)) == 5)
+        write_discourse(project, "# Discourse\n\nWe all broadly agreed.\n")
+        await wait_until(pilot, lambda: rows(app) == [])
+        await wait_until(pilot, lambda: screen.query_one("#discourse-raw").display)
+        assert "broadly agreed" in (screen._raw or "")
+
+
+def test_snapshot_discourse_screen(snap_compare, project: Project) -> None:
+    give_findings(project)
+    write_discourse(project)
+
+    async def run_before(pilot: Pilot) -> None:
+        await open_discourse(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(project, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_findings_detail_without_discourse_hides_the_section(project: Project) -> None:
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_findings(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(pilot, lambda: app.screen.finding is not None)
+        assert not app.screen.query_one("#finding-discourse").display
