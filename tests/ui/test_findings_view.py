@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from ocr_tui.formats.ocr.finding import Finding, Location
+from ocr_tui.ui.findings_cells import reviewers_text
 from ocr_tui.ui.findings_view import (
     NO_TRIAGE,
     FindingsQuery,
     display_markdown,
     elide_middle,
 )
-from ocr_tui.ui.screens.findings import reviewers_text
 
 
 def f(

@@ -15,8 +15,8 @@ the finding's detail, Esc clears a search, then goes back.
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import partial
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -33,7 +33,8 @@ from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import FindingsQuery, Loaded, elide_middle, read_round
+from ocr_tui.ui.findings_cells import COLUMNS, TRIAGE_COLUMN, column_widths, finding_cells, where
+from ocr_tui.ui.findings_view import FindingsQuery, Loaded, read_round
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     FindingsTarget,
@@ -46,36 +47,6 @@ from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.table_search import SearchBox
-
-# Short columns first, so severity, blocker and evolution stay in view beside long paths.
-COLUMNS = [
-    ("severity", "Severity"),
-    ("blocker", "Blocker"),
-    ("evolution", "Evolution"),
-    ("title", "Title"),
-    ("where", "File:line"),
-    ("reviewers", "Reviewers"),
-]
-TRIAGE_COLUMN = ("triage", "Triage")
-SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
-TITLE_MIN, TITLE_MAX = 24, 60  # cells; the title and file columns share what is left
-WHERE_MIN = 20
-REVIEWERS_MAX = 28
-
-
-def where(f: Finding) -> str:
-    return safe_line(f.location.text())
-
-
-def reviewers_text(f: Finding, width: int = REVIEWERS_MAX) -> str:
-    """`principal-1, quality-1 +2`: as many names as fit, then how many more."""
-    names = [safe_line(r) for r in f.reviewers]
-    for n in range(len(names), 0, -1):
-        more = f" +{len(names) - n}" if n < len(names) else ""
-        text = ", ".join(names[:n]) + more
-        if len(text) <= width:
-            return text
-    return elide_middle(", ".join(names), width)
 
 
 @router.route(FindingsTarget)
@@ -276,47 +247,14 @@ class FindingsScreen(DrilldownScreen):
             return
         count.update(Content.assemble((self.count_text(), "")))
         shown = self.shown
-        widths = self._widths(shown)
-        muted = theme_style(self, "foreground-muted")
-        self._fill([(f.id, self._cells(f, muted, widths)) for f in shown])
+        widths = column_widths(shown, self.size.width, self._triage)
+        style = partial(theme_style, self)
+        self._fill([(f.id, finding_cells(f, widths, style, self._triage)) for f in shown])
         self._show_empty(
             "No findings in this round."
             if not self.findings
             else "No findings match (v: severity, b: blockers, /: search)."
         )
-
-    def _widths(self, shown: list[Finding]) -> tuple[int, int]:
-        """Cells for the title and the file:line columns: what the terminal leaves beside the
-        short columns, the title first up to TITLE_MAX, the rest to the file (elided in the
-        middle when short)."""
-        fixed = 8 + 7 + 9 + REVIEWERS_MAX + (12 if self._triage else 0)
-        pad = 2 * (len(COLUMNS) + self._triage) + 4 + 2  # cell padding, border, scrollbar
-        free = max(self.size.width - fixed - pad, TITLE_MIN + WHERE_MIN)
-        longest = max((len(safe_line(f.title)) for f in shown), default=0)
-        longest_where = max((len(where(f)) for f in shown), default=0)
-        title = min(max(TITLE_MIN, free - longest_where), TITLE_MAX, max(longest, 5))
-        return title, max(WHERE_MIN, free - title)
-
-    def _cells(self, f: Finding, muted, widths: tuple[int, int]) -> list[Text]:
-        resolved = f.evolution == "resolved"
-        sev = f.severity or "—"
-        var = SEVERITY_VAR.get(f.severity or "")
-        sev_style = muted if resolved or var is None else theme_style(self, var, bold=True)
-        title_width, where_width = widths
-        title = safe_line(f.title)
-        if len(title) > title_width:
-            title = title[: title_width - 1] + "…"
-        cells = [
-            Text(sev, style=sev_style),
-            Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
-            Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
-            Text(title, style=muted if resolved else ""),
-            Text(elide_middle(where(f), where_width), style=muted),
-            Text(reviewers_text(f)),
-        ]
-        if self._triage:
-            cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
-        return cells
 
     def _fill(self, rows: list) -> None:
         table = self.query_one("#findings", DrillTable)

@@ -1,0 +1,86 @@
+"""The findings table's columns and cells (the findings screen's drawing, without a screen).
+
+Cells are rich `Text` with foreground styles from the theme (`style(variable, bold=...)`,
+e.g. `functools.partial(theme_style, widget)`); every string from disk passes `safe_line`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.style import Style
+from rich.text import Text
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.ui.findings_view import elide_middle
+
+ThemeStyle = Callable[..., Style]
+
+# Short columns first, so severity, blocker and evolution stay in view beside long paths.
+COLUMNS = [
+    ("severity", "Severity"),
+    ("blocker", "Blocker"),
+    ("evolution", "Evolution"),
+    ("title", "Title"),
+    ("where", "File:line"),
+    ("reviewers", "Reviewers"),
+]
+TRIAGE_COLUMN = ("triage", "Triage")
+SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
+TITLE_MIN, TITLE_MAX = 24, 60  # cells; the title and file columns share what is left
+WHERE_MIN = 20
+REVIEWERS_MAX = 28
+
+
+def where(f: Finding) -> str:
+    return safe_line(f.location.text())
+
+
+def reviewers_text(f: Finding, width: int = REVIEWERS_MAX) -> str:
+    """`principal-1, quality-1 +2`: as many names as fit, then how many more."""
+    names = [safe_line(r) for r in f.reviewers]
+    for n in range(len(names), 0, -1):
+        more = f" +{len(names) - n}" if n < len(names) else ""
+        text = ", ".join(names[:n]) + more
+        if len(text) <= width:
+            return text
+    return elide_middle(", ".join(names), width)
+
+
+def column_widths(shown: list[Finding], width: int, triage: bool) -> tuple[int, int]:
+    """Cells for the title and the file:line columns in a terminal `width` wide: what the
+    short columns leave, the title first up to TITLE_MAX, the rest to the file (elided in the
+    middle when short)."""
+    fixed = 8 + 7 + 9 + REVIEWERS_MAX + (12 if triage else 0)
+    pad = 2 * (len(COLUMNS) + triage) + 4 + 2  # cell padding, border, scrollbar
+    free = max(width - fixed - pad, TITLE_MIN + WHERE_MIN)
+    longest = max((len(safe_line(f.title)) for f in shown), default=0)
+    longest_where = max((len(where(f)) for f in shown), default=0)
+    title = min(max(TITLE_MIN, free - longest_where), TITLE_MAX, max(longest, 5))
+    return title, max(WHERE_MIN, free - title)
+
+
+def finding_cells(
+    f: Finding, widths: tuple[int, int], style: ThemeStyle, triage: bool
+) -> list[Text]:
+    """One row: severity, blocker, evolution, title, file:line, reviewers (and triage)."""
+    muted = style("foreground-muted")
+    resolved = f.evolution == "resolved"
+    var = SEVERITY_VAR.get(f.severity or "")
+    sev_style = muted if resolved or var is None else style(var, bold=True)
+    title_width, where_width = widths
+    title = safe_line(f.title)
+    if len(title) > title_width:
+        title = title[: title_width - 1] + "…"
+    cells = [
+        Text(f.severity or "—", style=sev_style),
+        Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
+        Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
+        Text(title, style=muted if resolved else ""),
+        Text(elide_middle(where(f), where_width), style=muted),
+        Text(reviewers_text(f)),
+    ]
+    if triage:
+        cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
+    return cells
