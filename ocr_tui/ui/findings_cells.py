@@ -28,7 +28,7 @@ COLUMNS = [
 ]
 TRIAGE_COLUMN = ("triage", "Triage")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
-TITLE_MIN, TITLE_MAX = 24, 60  # cells; the title and file columns share what is left
+TITLE_MIN, TITLE_SHARE, TITLE_MAX = 24, 40, 72  # the title and file columns share the rest
 WHERE_MIN = 20
 REVIEWERS_MAX = 28
 
@@ -50,15 +50,20 @@ def reviewers_text(f: Finding, width: int = REVIEWERS_MAX) -> str:
 
 def column_widths(shown: list[Finding], width: int, triage: bool) -> tuple[int, int]:
     """Cells for the title and the file:line columns in a terminal `width` wide: what the
-    short columns leave, the title first up to TITLE_MAX, the rest to the file (elided in the
-    middle when short)."""
-    fixed = 8 + 7 + 9 + REVIEWERS_MAX + (12 if triage else 0)
-    pad = 2 * (len(COLUMNS) + triage) + 4 + 2  # cell padding, border, scrollbar
-    free = max(width - fixed - pad, TITLE_MIN + WHERE_MIN)
-    longest = max((len(safe_line(f.title)) for f in shown), default=0)
-    longest_where = max((len(where(f)) for f in shown), default=0)
-    title = min(max(TITLE_MIN, free - longest_where), TITLE_MAX, max(longest, 5))
-    return title, max(WHERE_MIN, free - title)
+    other columns (as wide as their text) leave, the title first up to TITLE_SHARE, the file
+    next (elided in the middle when short), then the rest of the title up to TITLE_MAX."""
+    others = 8 + 7 + 9  # severity, blocker, evolution
+    others += max((len(reviewers_text(f)) for f in shown), default=0) or 9
+    if triage:
+        others += max((len(safe_line(f.triage or "")) for f in shown), default=6) or 6
+    pad = 2 * (len(COLUMNS) + triage) + 4 + 2  # cell padding, pane border and padding, scrollbar
+    free = max(width - others - pad, TITLE_MIN + WHERE_MIN)
+    title_need = max((len(safe_line(f.title)) for f in shown), default=5)
+    where_need = max((len(where(f)) for f in shown), default=9)
+    title = min(title_need, max(TITLE_MIN, min(TITLE_SHARE, free - where_need)))
+    where_width = max(WHERE_MIN, min(where_need, free - title))
+    title = min(title_need, TITLE_MAX, max(title, free - where_width))
+    return title, where_width
 
 
 def finding_cells(

@@ -115,9 +115,9 @@ def detail_line(screen: str, label: str) -> str:
 def pane_factory(tmp_path: Path):
     panes: list[Pane] = []
 
-    def start(path: Path) -> Pane:
+    def start(path: Path, **more_env: str) -> Pane:
         exe = Path(sys.executable).with_name("ocr-tui")
-        env = {
+        env = more_env | {
             "OCR_TUI_CACHE_DIR": "off",
             "TZ": "UTC",
             "TERM": "tmux-256color",
@@ -252,3 +252,41 @@ def _ended(pid: int) -> bool:
     except OSError:
         return True
     return stat.rsplit(")", 1)[1].split()[0] in ("Z", "X")
+
+
+def test_findings_search_and_editor_in_a_real_terminal(tmp_path: Path, pane_factory) -> None:
+    """Session → F (its latest round's findings) → `/src` typed in one burst → `e` hands the
+    terminal to $EDITOR at the finding's line and comes back → Enter, the detail."""
+    root = tmp_path / "proj"
+    ids = build_history(root, sessions=3, now=NOW)
+    record = tmp_path / "editor-args.txt"
+    editor = tmp_path / "bin" / "vim"
+    editor.parent.mkdir()
+    editor.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > "{record}"\n')
+    editor.chmod(0o755)
+    pane = pane_factory(root, EDITOR=str(editor), VISUAL="")
+    pane.wait(lambda s: "3 of 3 sessions" in s and "reading…" not in s, "the session list")
+    pane.keys("Enter")
+    pane.wait_for(f"Sessions › {ids[0]}")
+    pane.keys("F")
+    screen = pane.wait(lambda s: "Findings of Round" in s and " of " in s, "the findings")
+    assert "\x1b" not in screen
+
+    pane.keys("/", "s", "r", "c", "Enter")  # one burst: `/` opens the box, is no text in it
+    screen = pane.wait_for('· "src" ·')
+    assert '"/src"' not in screen
+
+    files = [ln for ln in screen.splitlines() if re.search(r"\bsrc/\S*:\d+", ln)]
+    assert files, screen
+    path, line = re.search(r"\b(src/[^\s:…]+):(\d+)", files[0]).groups()
+    (root / path).parent.mkdir(parents=True, exist_ok=True)
+    (root / path).write_text("x = 1\n" * 400)
+    pane.keys("e")
+    pane.wait_for("Back from")
+    args = record.read_text().split("\n")
+    assert args[:2] == [f"+{line}", str((root / path).resolve())]
+
+    pane.keys("Enter")
+    screen = pane.wait(lambda s: "Raised by" in s and "Read from" in s, "the finding's detail")
+    pane.keys("Escape")
+    pane.wait_for("Findings of Round")

@@ -57,7 +57,8 @@ class FindingsScreen(DrilldownScreen):
         Binding("v", "cycle_severity", "Severity ≥", id="findings.severity"),
         Binding("b", "toggle_blockers", "Blockers", id="findings.blockers"),
         Binding("t", "cycle_triage", "Triage", id="findings.triage"),
-        Binding("slash", "search", "Search", id="findings.search"),
+        # priority: the box has focus before the next key is dispatched (`/retry⏎` typed fast)
+        Binding("slash", "search", "Search", id="findings.search", priority=True),
         Binding("s", "cycle_sort", "Sort", id="findings.sort"),
         Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
         Binding("e", "edit", "Editor", id="findings.edit"),
