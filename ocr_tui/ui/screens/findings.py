@@ -297,7 +297,7 @@ class FindingsScreen(DrilldownScreen):
     def action_search(self) -> None:
         box = self.query_one("#findings-search", SearchBox)
         box.display = True
-        box.focus()
+        self.set_focus(box)  # at once (focus() waits a turn): the next key goes in the box
 
     @on(Input.Changed, "#findings-search")
     def _search_changed(self, event: Input.Changed) -> None:
