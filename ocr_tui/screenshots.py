@@ -67,6 +67,25 @@ async def shoot(out: Path) -> list[str]:
                 lambda: type(app.screen).__name__ == "FindingsScreen" and app.screen.loads > 0,
             )
             made.append(app.save_screenshot("findings.svg", str(out)))
+            findings = app.screen
+            await pilot.press("enter")  # the gravest finding, in full
+            await _settle(
+                pilot,
+                app,
+                lambda: type(app.screen).__name__ == "FindingScreen" and app.screen.loads > 0,
+            )
+            await pilot.pause(0.3)
+            made.append(app.save_screenshot("finding.svg", str(out)))
+            from ocr_tui.ui.navigation import DiscourseTarget
+
+            target = DiscourseTarget(two, findings.round_number, findings.round_path)
+            app.open_target(target)
+            await _settle(
+                pilot,
+                app,
+                lambda: type(app.screen).__name__ == "DiscourseScreen" and app.screen.loads > 0,
+            )
+            made.append(app.save_screenshot("discourse.svg", str(out)))
         made += await _formats(root / "formats", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)

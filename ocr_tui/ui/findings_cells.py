@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.ui.findings_view import elide_middle
+from ocr_tui.ui.findings_view import clip_end, elide_middle
 
 ThemeStyle = Callable[..., Style]
 
@@ -75,9 +75,7 @@ def finding_cells(
     var = SEVERITY_VAR.get(f.severity or "")
     sev_style = muted if resolved or var is None else style(var, bold=True)
     title_width, where_width = widths
-    title = safe_line(f.title)
-    if len(title) > title_width:
-        title = title[: title_width - 1] + "…"
+    title = clip_end(safe_line(f.title), title_width)
     cells = [
         Text(f.severity or "—", style=sev_style),
         Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),

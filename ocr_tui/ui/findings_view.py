@@ -16,7 +16,7 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from ocr_tui.core.textsafe import safe_block, safe_line
-from ocr_tui.formats.ocr.discourse import Discourse
+from ocr_tui.formats.ocr.discourse import Discourse, Response
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
 from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
 
@@ -103,6 +103,30 @@ def read_discourse(
 def one_line(text: str) -> str:
     """Multi-line text from disk as one escape-safe line (for a table cell or a summary)."""
     return " ".join(safe_line(line.strip()) for line in text.split("\n") if line.strip())
+
+
+def says(r: Response) -> str:
+    """What the response argues, as one line: its reason after a dash and its body, without
+    the keyword, reviewer and titles the other columns show."""
+    lines = [line.strip() for line in r.text.split("\n") if line.strip()]
+    if not lines:
+        return ""
+    first, rest = lines[0], lines[1:]
+    reason = ""
+    if not first.startswith("#"):
+        for sep in (" — ", " – ", " - "):
+            if sep in first:
+                reason = first.rsplit(sep, 1)[1]
+                break
+    parts = ([reason] if reason else []) + [line.lstrip("-*+> ").strip() for line in rest]
+    return one_line("\n".join(parts))
+
+
+def clip_end(text: str, width: int) -> str:
+    """`text` cut to `width` terminal cells, ending in `…` when cut (prose: keep its start)."""
+    if cell_len(text) <= width:
+        return text
+    return _take(text, max(width - 1, 0)) + "…" if width > 0 else ""
 
 
 def matches(f: Finding, text: str) -> bool:

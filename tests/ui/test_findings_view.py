@@ -128,3 +128,12 @@ def test_display_markdown_drops_the_heading_and_breaks_field_lines() -> None:
     text = "### Finding 1: X\n\n**Severity**: high\n- **File:** a.py\n\nWhy.\nMore why."
     assert display_markdown(text) == "**Severity**: high\\\n- **File:** a.py\n\nWhy.\nMore why."
     assert display_markdown("## Only a heading\n") == ""
+
+
+def test_clip_end_counts_cells() -> None:
+    from ocr_tui.ui.findings_view import clip_end
+
+    assert clip_end("abcdef", 4) == "abc…"
+    assert clip_end("abc", 3) == "abc"
+    assert clip_end("日本語です", 5) == "日本…"
+    assert clip_end("abc", 0) == ""

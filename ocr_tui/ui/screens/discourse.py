@@ -28,7 +28,7 @@ from ocr_tui.formats.ocr.discourse import KINDS, Response
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
-from ocr_tui.ui.findings_view import DiscourseRead, elide_middle, one_line, read_discourse
+from ocr_tui.ui.findings_view import DiscourseRead, clip_end, read_discourse, says
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
@@ -53,27 +53,6 @@ FINDING_WIDTH = 36
 MAX_SHOWN = 16 * 1024  # characters of the response shown below the table
 
 
-def says(r: Response) -> str:
-    """What the response argues, as one line: its reason after a dash and its body, without
-    the keyword, reviewer and titles the other columns show."""
-    lines = [line.strip() for line in r.text.split("\n") if line.strip()]
-    if not lines:
-        return ""
-    first, rest = lines[0], lines[1:]
-    reason = ""
-    if not first.startswith("#"):
-        for sep in (" — ", " – ", " - "):
-            if sep in first:
-                reason = first.rsplit(sep, 1)[1]
-                break
-    parts = ([reason] if reason else []) + [line.lstrip("-*+> ").strip() for line in rest]
-    return one_line("\n".join(parts))
-
-
-def clip_end(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
-
-
 def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
     """The titles of the findings it names (else the titles as written)."""
     named = [by_id[i].title for i in r.finding_ids if i in by_id]
@@ -81,7 +60,7 @@ def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
     if not titles:
         return ""
     more = f" +{len(titles) - 1}" if len(titles) > 1 else ""
-    return elide_middle(safe_line(titles[0]), FINDING_WIDTH - len(more)) + more
+    return clip_end(safe_line(titles[0]), FINDING_WIDTH - len(more)) + more
 
 
 @router.route(DiscourseTarget)

@@ -33,7 +33,7 @@ from ocr_tui.formats.ocr.findings import sort_key
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import display_markdown, one_line, read_discourse
+from ocr_tui.ui.findings_view import clip_end, display_markdown, read_discourse, says
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     DocumentTarget,
@@ -208,7 +208,7 @@ class FindingScreen(DrilldownScreen):
         label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
         back = RoundTarget(self.session_id, self.round_number, self.round_path)
         findings = FindingsTarget(self.session_id, self.round_number, self.round_path)
-        title = safe_line(self.finding.title)[:40] if self.finding else self.finding_id
+        title = clip_end(safe_line(self.finding.title), 40) if self.finding else self.finding_id
         return [*self.session_crumbs(), (label, back), ("Findings", findings), (title, None)]
 
     def _render_finding(self) -> None:
@@ -326,7 +326,7 @@ def responses_content(responses: list[Response]) -> Content:
                 (f"{r.kind.upper():<9} ", KIND_STYLE.get(r.kind, "bold")),
                 (who, "$foreground-muted"),
                 "  ",
-                one_line(r.text)[:200],
+                clip_end(says(r), 200),
             )
         )
     return Content("\n").join(lines)
