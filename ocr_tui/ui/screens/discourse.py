@@ -12,31 +12,30 @@ finding a response names, `o` opens discourse.md as written, Esc goes back.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.widgets import DataTable, Footer, Markdown, Static
-from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.discourse import KINDS, Response
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.findings_view import DiscourseRead, clip_end, read_discourse, says
-from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,
     FindingTarget,
     Open,
-    RoundTarget,
 )
+from ocr_tui.ui.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
@@ -64,7 +63,7 @@ def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
 
 
 @router.route(DiscourseTarget)
-class DiscourseScreen(DrilldownScreen):
+class DiscourseScreen(RoundReaderScreen):
     """`DiscourseScreen(session_id, number, path)`: round `number`'s discourse."""
 
     BINDINGS = [
@@ -72,19 +71,12 @@ class DiscourseScreen(DrilldownScreen):
         Binding("o", "open_file", "discourse.md", id="discourse.file"),
     ]
 
-    class Read(Message):
-        def __init__(self, read: DiscourseRead) -> None:
-            super().__init__()
-            self.read = read
+    READS = "discourse.md"
 
     def __init__(self, session_id: str, number: int, path: str) -> None:
-        super().__init__(session_id)
-        self.round_number = number
-        self.round_path = path
-        self.session_dir: str | None = None
+        super().__init__(session_id, number, path)
         self.read: DiscourseRead | None = None
         self.kind: str | None = None  # a KINDS value, or None: every kind
-        self.loads = 0
         self._raw: str | None = None
 
     @classmethod
@@ -112,63 +104,30 @@ class DiscourseScreen(DrilldownScreen):
     def after_mount(self) -> None:
         self.query_one("#discourse-raw").display = False
         self.query_one("#responses", DrillTable).focus()
-        touched = getattr(self.app, "touched_signal", None)
-        if touched is not None:
-            touched.subscribe(self, self._on_touched)
+        super().after_mount()
 
-    def _on_touched(self, ids: frozenset[str]) -> None:
-        if self.session_id in ids and not self.removed:
-            self.load()
+    def read_blocking(
+        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
+    ) -> DiscourseRead:
+        return read_discourse(session_dir, round_path, number, db_path, sid)
 
-    # -- loading ----------------------------------------------------------------------------
-
-    def render_view(self, view: SessionView | None, *, first: bool) -> None:
-        self.set_crumbs(self.crumbs(view))
-        rnd = view.round(self.round_number, self.round_path) if view is not None else None
-        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
-        self.query_one("#discourse-title", Static).update(
-            Content.assemble((f"Discourse of {safe_line(label)}", "bold"))
-        )
-        if view is None:
-            if first:
-                self._show_empty("This session is not known.")
-            return
-        self.session_dir = view.path
-        if first or getattr(self.app, "touched_signal", None) is None:
-            self.load()
-
-    def load(self) -> None:
-        if self.session_dir is None:
-            return
-        project = getattr(self.app, "project", None)
-        db_path = getattr(project, "db_path", None)
-        self._read(self.session_dir, self.round_path, self.round_number, db_path)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="discourse")
-    def _read(self, session_dir: str, round_path: str, number: int, db_path) -> None:
-        read = read_discourse(session_dir, round_path, number, db_path, self.session_id)
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Read(read))
-
-    @on(Read)
-    async def _apply(self, message: Read) -> None:
-        self.read = message.read
-        self.loads += 1
+    async def apply_read(self, read: DiscourseRead) -> None:
+        self.read = read
         self.refresh_rows()
         await self._render_raw()
 
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.group == "discourse":
-            self._show_empty(f"Could not read discourse.md: {event.worker.error}")
+    def render_heading(self, view: SessionView | None) -> None:
+        self.query_one("#discourse-title", Static).update(
+            Content.assemble((f"Discourse of {safe_line(self.label(view))}", "bold"))
+        )
+
+    def show_problem(self, text: str) -> None:
+        self._show_empty(text)
 
     # -- rendering --------------------------------------------------------------------------
 
     def crumbs(self, view: SessionView | None) -> list[Crumb]:
-        rnd = view.round(self.round_number, self.round_path) if view is not None else None
-        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
-        back = RoundTarget(self.session_id, self.round_number, self.round_path)
-        return [*self.session_crumbs(), (label, back), ("Discourse", None)]
+        return self.round_crumbs(view, ("Discourse", None))
 
     @property
     def responses(self) -> list[Response]:

@@ -16,14 +16,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.message import Message
 from textual.widgets import Footer, Markdown, Static
-from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
@@ -31,17 +28,16 @@ from ocr_tui.formats.ocr.discourse import Response, responses_about
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import sort_key
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_view import clip_end, display_markdown, read_discourse, says
-from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     DocumentTarget,
     FindingsTarget,
     FindingTarget,
     Open,
-    RoundTarget,
 )
+from ocr_tui.ui.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
@@ -91,7 +87,7 @@ def source_file(view: SessionView | None, round_path: str, f: Finding) -> str | 
 
 
 @router.route(FindingTarget)
-class FindingScreen(DrilldownScreen):
+class FindingScreen(RoundReaderScreen):
     """`FindingScreen(session_id, number, path, finding_id)`."""
 
     BINDINGS = [
@@ -104,22 +100,15 @@ class FindingScreen(DrilldownScreen):
         Binding("k", "scroll(-1)", "Up", id="finding.up", show=False),
     ]
 
-    class Read(Message):
-        def __init__(self, detail: Detail) -> None:
-            super().__init__()
-            self.detail = detail
+    READS = "the finding"
 
     def __init__(self, session_id: str, number: int, path: str, finding_id: str) -> None:
-        super().__init__(session_id)
-        self.round_number = number
-        self.round_path = path
+        super().__init__(session_id, number, path)
         self.finding_id = finding_id
-        self.session_dir: str | None = None
         self.finding: Finding | None = None  # the last read (kept when it leaves the round)
         self.gone = False
         self.order: list[str] = []
         self.responses: list[Response] = []
-        self.loads = 0
         self._text: str | None = None
 
     @classmethod
@@ -144,49 +133,20 @@ class FindingScreen(DrilldownScreen):
     def after_mount(self) -> None:
         self.query_one("#finding-scroll").focus()
         self.query_one("#finding-note").display = False
-        touched = getattr(self.app, "touched_signal", None)
-        if touched is not None:
-            touched.subscribe(self, self._on_touched)
+        super().after_mount()
 
-    def _on_touched(self, ids: frozenset[str]) -> None:
-        if self.session_id in ids and not self.removed:
-            self.load()
+    def read_blocking(
+        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
+    ) -> Detail:
+        return read_detail(session_dir, round_path, number, db_path, sid, self.finding_id)
 
-    # -- loading ----------------------------------------------------------------------------
-
-    def render_view(self, view: SessionView | None, *, first: bool) -> None:
-        self.set_crumbs(self.crumbs(view))
-        if view is None:
-            if first:
-                self._note("This session is not known.")
-            return
-        self.session_dir = view.path
-        if first or getattr(self.app, "touched_signal", None) is None:
-            self.load()
-
-    def load(self) -> None:
-        if self.session_dir is None:
-            return
-        project = getattr(self.app, "project", None)
-        db_path = getattr(project, "db_path", None)
-        self._read(self.session_dir, self.round_number, db_path, self.session_id, self.finding_id)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="finding")
-    def _read(self, session_dir: str, number: int, db_path, sid: str, fid: str) -> None:
-        detail = read_detail(session_dir, self.round_path, number, db_path, sid, fid)
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Read(detail))
-
-    @on(Read)
-    async def _apply(self, message: Read) -> None:
-        detail = message.detail
+    async def apply_read(self, detail: Detail) -> None:
         if detail.order:
             self.order = detail.order
         self.gone = detail.finding is None
         if detail.finding is not None:
             self.finding = detail.finding
             self.responses = detail.responses
-        self.loads += 1
         self.set_crumbs(self.crumbs(self.view))
         self._render_finding()
         if self.gone:
@@ -196,20 +156,15 @@ class FindingScreen(DrilldownScreen):
             self.query_one("#finding-note").display = False
         await self._render_text()
 
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.group == "finding":
-            self._note(f"Could not read the finding: {event.worker.error}")
+    def show_problem(self, text: str) -> None:
+        self._note(text)
 
     # -- rendering --------------------------------------------------------------------------
 
     def crumbs(self, view: SessionView | None) -> list[Crumb]:
-        rnd = view.round(self.round_number, self.round_path) if view is not None else None
-        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
-        back = RoundTarget(self.session_id, self.round_number, self.round_path)
         findings = FindingsTarget(self.session_id, self.round_number, self.round_path)
         title = clip_end(safe_line(self.finding.title), 40) if self.finding else self.finding_id
-        return [*self.session_crumbs(), (label, back), ("Findings", findings), (title, None)]
+        return self.round_crumbs(view, ("Findings", findings), (title, None))
 
     def _render_finding(self) -> None:
         f = self.finding

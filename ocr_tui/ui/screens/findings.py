@@ -16,33 +16,31 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
-from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Static
-from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_cells import COLUMNS, TRIAGE_COLUMN, column_widths, finding_cells, where
 from ocr_tui.ui.findings_view import FindingsQuery, Loaded, read_round
-from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import (
     FindingsTarget,
     FindingTarget,
     Open,
-    RoundTarget,
     adjacent_item,
 )
+from ocr_tui.ui.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -50,7 +48,7 @@ from ocr_tui.ui.widgets.table_search import SearchBox
 
 
 @router.route(FindingsTarget)
-class FindingsScreen(DrilldownScreen):
+class FindingsScreen(RoundReaderScreen):
     """`FindingsScreen(session_id, number, path)`: the findings of one round."""
 
     BINDINGS = [
@@ -68,21 +66,14 @@ class FindingsScreen(DrilldownScreen):
         Binding("escape", "escape", "Back", id="findings.back"),
     ]
 
-    class Read(Message):
-        def __init__(self, loaded: Loaded) -> None:
-            super().__init__()
-            self.loaded = loaded
+    READS = "the findings"
 
     def __init__(self, session_id: str, number: int, path: str) -> None:
-        super().__init__(session_id)
-        self.round_number = number
-        self.round_path = path
-        self.session_dir: str | None = None
+        super().__init__(session_id, number, path)
         self.findings: list[Finding] | None = None  # None: not read yet
         self.source: str | None = None
         self.problems: list[str] = []
         self.query_state = FindingsQuery()
-        self.loads = 0  # reads applied
         self._triage = False  # whether the table has the triage column
 
     @classmethod
@@ -121,9 +112,7 @@ class FindingsScreen(DrilldownScreen):
     def after_mount(self) -> None:
         self.query_one("#findings-search", SearchBox).display = False
         self.query_one("#findings", DrillTable).focus()
-        touched = getattr(self.app, "touched_signal", None)
-        if touched is not None:
-            touched.subscribe(self, self._on_touched)
+        super().after_mount()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cycle_triage" and not self._triage:
@@ -132,48 +121,18 @@ class FindingsScreen(DrilldownScreen):
             return False  # a `/` typed into the search box is text
         return True
 
-    def _on_touched(self, ids: frozenset[str]) -> None:
-        if self.session_id in ids and not self.removed:
-            self.load()
-
     def on_resize(self, _event: Resize) -> None:
         if self.findings is not None:
             self.refresh_rows()
 
     # -- loading ----------------------------------------------------------------------------
 
-    def render_view(self, view: SessionView | None, *, first: bool) -> None:
-        self.set_crumbs(self.crumbs(view))
-        self._render_title(view)
-        if view is None:
-            if first:
-                self._show_empty("This session is not known.")
-            return
-        self.session_dir = view.path
-        # A file change re-reads through `touched_signal` (every batch that touched the
-        # session); a view change alone needs no second read. Without the signal (an app that
-        # has none), every re-render reads.
-        if first or self.findings is None or getattr(self.app, "touched_signal", None) is None:
-            self.load()
+    def read_blocking(
+        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
+    ) -> Loaded:
+        return read_round(session_dir, number, db_path, sid)
 
-    def load(self) -> None:
-        if self.session_dir is None:
-            return
-        project = getattr(self.app, "project", None)
-        db_path = getattr(project, "db_path", None)
-        self._read(self.session_dir, self.round_number, db_path, self.session_id)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="findings")
-    def _read(self, session_dir: str, number: int, db_path, sid: str) -> None:
-        loaded = read_round(session_dir, number, db_path, sid)
-        if not get_current_worker().is_cancelled:
-            self.post_message(self.Read(loaded))
-
-    @on(Read)
-    async def _apply(self, message: Read) -> None:
-        if not self.query("#findings"):
-            return  # the screen is being dismissed
-        loaded = message.loaded
+    async def apply_read(self, loaded: Loaded) -> None:
         self.findings, self.source, self.problems = loaded.findings, loaded.source, loaded.problems
         triage = any(f.triage for f in self.findings or [])
         if triage != self._triage:
@@ -183,7 +142,6 @@ class FindingsScreen(DrilldownScreen):
             if not triage and self.query_state.sort == "triage":
                 self.query_state = replace(self.query_state, sort="severity", reverse=False)
             self.refresh_bindings()
-        self.loads += 1
         self.refresh_rows()
 
     async def _replace_table(self, triage: bool) -> None:
@@ -197,24 +155,15 @@ class FindingsScreen(DrilldownScreen):
         if had_focus:
             table.focus()
 
-    @on(Worker.StateChanged)
-    def _worker_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.group == "findings":
-            self._show_empty(f"Could not read the findings: {event.worker.error}")
-
-    # -- rendering --------------------------------------------------------------------------
+    def show_problem(self, text: str) -> None:
+        self._show_empty(text)
 
     def crumbs(self, view: SessionView | None) -> list[Crumb]:
-        rnd = view.round(self.round_number, self.round_path) if view is not None else None
-        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
-        back = RoundTarget(self.session_id, self.round_number, self.round_path)
-        return [*self.session_crumbs(), (label, back), ("Findings", None)]
+        return self.round_crumbs(view, ("Findings", None))
 
-    def _render_title(self, view: SessionView | None) -> None:
-        rnd = view.round(self.round_number, self.round_path) if view is not None else None
-        label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+    def render_heading(self, view: SessionView | None) -> None:
         self.query_one("#findings-title", Static).update(
-            Content.assemble((f"Findings of {safe_line(label)}", "bold"))
+            Content.assemble((f"Findings of {safe_line(self.label(view))}", "bold"))
         )
 
     @property
@@ -243,7 +192,7 @@ class FindingsScreen(DrilldownScreen):
             count.update("")
             self._fill([])
             self._show_empty(
-                "This round has no findings on disk." if self.loads else "Reading the findings…"
+                "This round has no findings on disk." if self.has_read else "Reading the findings…"
             )
             return
         count.update(Content.assemble((self.count_text(), "")))
@@ -332,6 +281,7 @@ class FindingsScreen(DrilldownScreen):
             return
         self.round_number, self.round_path = target.number, target.path
         self.findings = None
+        self.has_read = False
         self.render_view(view, first=False)
 
     def cursor_finding(self) -> Finding | None:

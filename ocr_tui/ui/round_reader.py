@@ -1,0 +1,128 @@
+"""RoundReaderScreen: the base of the screens that read a round's files themselves (its
+findings, one finding, its discourse) rather than showing the session's derived view.
+
+The read runs in a thread worker (`read_blocking`, never on the UI thread) when the screen
+opens, and again whenever the app's `touched_signal` says a batch changed the session's files
+(even when its derived view did not change); without that signal, on every view change. The
+result is posted back and applied on the UI thread (`apply_read`). `loads` counts the reads
+applied (tests wait on it).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.message import Message
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from ocr_tui.core.view import SessionView
+from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.fmt import round_label
+from ocr_tui.ui.navigation import RoundTarget
+
+READ_GROUP = "round-read"
+
+
+class RoundReaderScreen(DrilldownScreen):
+    """A drill-down screen of round `number` (directory `path`) that reads the round's files."""
+
+    # What is read, for "Could not read …" (e.g. "the findings").
+    READS = "the round"
+
+    class Read(Message):
+        def __init__(self, result: Any) -> None:
+            super().__init__()
+            self.result = result
+
+    def __init__(self, session_id: str, number: int, path: str) -> None:
+        super().__init__(session_id)
+        self.round_number = number
+        self.round_path = path
+        self.session_dir: str | None = None
+        self.has_read = False  # a read has been applied (or is being applied)
+        self.loads = 0  # reads applied
+
+    # -- for subclasses ---------------------------------------------------------------------
+
+    def read_blocking(
+        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
+    ) -> Any:
+        """Blocking IO, in a thread: what `apply_read` shows."""
+        raise NotImplementedError
+
+    async def apply_read(self, result: Any) -> None:
+        """On the UI thread: show `result`."""
+        raise NotImplementedError
+
+    def render_heading(self, view: SessionView | None) -> None:
+        """Show what comes from the view alone (a title); called on every view change."""
+
+    def show_problem(self, text: str) -> None:
+        """Show why nothing can be shown (the session is unknown, the read failed)."""
+        self.notify(text, severity="error", markup=False)
+
+    def crumbs(self, view: SessionView | None) -> list[Crumb]:
+        return self.round_crumbs(view)
+
+    # -- shared -----------------------------------------------------------------------------
+
+    def label(self, view: SessionView | None) -> str:
+        """`Round 2` (with its directory when two have one number)."""
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        return round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
+
+    def round_crumbs(self, view: SessionView | None, *tail: Crumb) -> list[Crumb]:
+        """Sessions › id › Round N (back to the round) › `tail`."""
+        back = RoundTarget(self.session_id, self.round_number, self.round_path)
+        return [*self.session_crumbs(), (self.label(view), back), *tail]
+
+    def after_mount(self) -> None:
+        touched = getattr(self.app, "touched_signal", None)
+        if touched is not None:
+            touched.subscribe(self, self._on_touched)
+
+    def _on_touched(self, ids: frozenset[str]) -> None:
+        if self.session_id in ids and not self.removed:
+            self.load()
+
+    def render_view(self, view: SessionView | None, *, first: bool) -> None:
+        self.set_crumbs(self.crumbs(view))
+        self.render_heading(view)
+        if view is None:
+            if first:
+                self.show_problem("This session is not known.")
+            return
+        self.session_dir = view.path
+        # A file change re-reads through `touched_signal`; a view change alone needs no read.
+        if first or not self.has_read or getattr(self.app, "touched_signal", None) is None:
+            self.load()
+
+    def load(self) -> None:
+        """Read the round again (the previous read, if still running, is cancelled)."""
+        if self.session_dir is None:
+            return
+        project = getattr(self.app, "project", None)
+        db_path = getattr(project, "db_path", None)
+        args = (self.session_dir, self.round_path, self.round_number, db_path, self.session_id)
+        self._read(args)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group=READ_GROUP)
+    def _read(self, args: tuple) -> None:
+        result = self.read_blocking(*args)
+        if not get_current_worker().is_cancelled:
+            self.post_message(self.Read(result))
+
+    @on(Read)
+    async def _apply(self, message: Read) -> None:
+        if not self.is_attached:
+            return  # the screen is being dismissed
+        self.has_read = True
+        await self.apply_read(message.result)
+        self.loads += 1
+
+    @on(Worker.StateChanged)
+    def _read_failed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.group == READ_GROUP:
+            self.show_problem(f"Could not read {self.READS}: {event.worker.error}")
