@@ -100,6 +100,25 @@ def test_round_meta_wins_over_markdown_and_db_rows_over_markdown(tmp_path):
     # applied to them
 
 
+def test_round_meta_findings_take_the_triage_of_their_db_rows(tmp_path):
+    """OCR's dashboard parses round-meta.json into ocr.db's rows, and the user triages those:
+    the findings stay round-meta.json's, each with its row's triage (matched by id)."""
+    s = session(tmp_path)
+    put(s / "rounds/round-1/round-meta.json", json.dumps({"schema_version": 1, "reviewers": [{
+        "type": "principal", "instance": 1, "findings": [
+            {"title": "Race", "severity": "high", "file_path": "b.py"},
+            {"title": "Leak", "severity": "low", "file_path": "c.py"},
+        ]}]}))  # fmt: skip
+    row = Finding(
+        id=finding_id("Race", "b.py"), title="Race", location=Location(file="b.py"),
+        source="ocr.db", triage="wont_fix",
+    )  # fmt: skip
+    other = Finding(id=finding_id("Gone", "x.py"), title="Gone", triage="fixed", source="ocr.db")
+    rounds, _ = read_findings(s, {1: [row, other]})
+    got = {f.title: (f.source, f.triage) for f in rounds[0].findings}
+    assert got == {"Race": ("round-meta.json", "wont_fix"), "Leak": ("round-meta.json", None)}
+
+
 def test_hostile_files_are_problems_never_a_crash(tmp_path):
     s = session(tmp_path)
     r1 = s / "rounds" / "round-1"

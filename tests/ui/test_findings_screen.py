@@ -426,3 +426,18 @@ async def test_e_without_an_editor_or_outside_the_project_says_so(
         await pilot.press("e")
         await wait_until(pilot, lambda: toasts)
         assert "not in this project" in toasts[0] and not launched
+
+
+def test_snapshot_findings_filtered_sorted_searched(snap_compare, project: Project) -> None:
+    """≥ low, sorted by file descending, searched for `src`: the count line says all three."""
+    give_findings(project)
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = await open_findings(pilot)
+        await pilot.press("v", "v", "s", "s", "s", "s", "S", "slash", *"src", "enter")
+        await wait_until(pilot, lambda: screen.query_state.search == "src")
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(project, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
+import msgspec
+
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles
 from ocr_tui.formats.ocr.final_items import parse_final_items
@@ -39,6 +41,16 @@ class RoundFindings:
         return [f for f in self.findings if f.evolution != "resolved"]
 
 
+def with_triage(findings: list[Finding], rows: list[Finding]) -> list[Finding]:
+    """`findings` (of round-meta.json) with the triage ocr.db's rows of the same finding (same
+    id) carry: OCR's dashboard parses round-meta.json into those rows, and the user triages
+    them there."""
+    marks = {f.id: f.triage for f in rows if f.triage}
+    return [
+        msgspec.structs.replace(f, triage=marks[f.id]) if f.id in marks else f for f in findings
+    ]
+
+
 def round_findings(
     session: Path, rnd: RoundFiles, db_rows: list[Finding] | None = None
 ) -> tuple[list[Finding], str, list[str]]:
@@ -49,6 +61,8 @@ def round_findings(
     source = "round-meta.json"
     if chosen is None and db_rows:
         chosen, source = list(db_rows), "ocr.db"
+    elif chosen is not None and db_rows:
+        chosen = with_triage(chosen, db_rows)  # the user's triage lives in ocr.db only
     if chosen is None:
         source = "markdown"
         groups = []

@@ -4,9 +4,10 @@
 live review session that walks the 8 review phases twice (round 1 REQUEST CHANGES, round 2
 APPROVE), runs a map, and closes. State goes to `state.json` (OCR <= 1.4 schema) or
 `.ocr/data/ocr.db` (OCR >= 1.5, sql.js-style whole-file rewrite). Every write is a temp file
-+ os.replace; timestamps and mtimes come from a simulated clock. The scenario is
-`sim_scenario`'s (the file bodies its `sim_*` modules'), the files and stores `sim_store`'s;
-this module only executes them. No textual import.
++ os.replace; timestamps and mtimes come from a simulated clock. In ocr.db, the closed history
+sessions also get the review rows and triage OCR's web dashboard writes (`sim_dashboard`; the
+live session none). The scenario is `sim_scenario`'s (the file bodies its `sim_*` modules'),
+the files and stores `sim_store`'s; this module only executes them. No textual import.
 """
 
 from __future__ import annotations
@@ -58,13 +59,20 @@ def _apply(files: Files, store: JsonStore | DbStore, sid: str, act: S.Action, t:
         store.change(sid, t, act.event, act.cols, rnd=act.rnd, meta=act.meta)
 
 
-def _play(files, store, sid: str, plan: S.Plan, seed: int, start: datetime, scale: float) -> None:
-    """A whole session at once (history), its timestamps starting at `start`."""
+def _play(
+    files, store, sid: str, plan: S.Plan, seed: int, start: datetime, scale: float, until: datetime
+) -> None:
+    """A whole session at once (history), its timestamps starting at `start`; in ocr.db, also
+    what OCR's web dashboard wrote for it (`sim_dashboard`), nothing later than `until`."""
     now = last = start
+    played: list[tuple[S.Action, datetime]] = []
     for act in S.scenario(sid, sid[11:], plan, seed):
         _apply(files, store, sid, act, now)
+        played.append((act, now))
         last, now = now, now + timedelta(seconds=act.seconds * scale)
     files.touch_tree(os.path.join(files.sessions, sid), last)
+    if isinstance(store, DbStore):
+        store.dashboard(sid, played, seed, until)
 
 
 class Simulator:
@@ -133,7 +141,7 @@ class Simulator:
                 chatter=False,
             )
             sid = f"{begin:%Y-%m-%d}-{branch}"
-            _play(files, store, sid, plan, self.seed, begin, HISTORY_SCALE)
+            _play(files, store, sid, plan, self.seed, begin, HISTORY_SCALE, self.now)
             self.history_ids.append(sid)
         store.flush(self.now)
         files.touch(files.sessions, self.now)
@@ -204,7 +212,7 @@ def build_history(
         sid = f"{begin:%Y-%m-%d}-{branch}"
         plan = S.Plan([(names, m) for m in moods], map_run=i % 10 == 9, chatter=False)
         plan.cli_meta = store == "ocr.db"
-        _play(files, st, sid, plan, seed, begin, 1.0)
+        _play(files, st, sid, plan, seed, begin, 1.0, now)
         ids.append(sid)
     files.atomic = True
     st.flush(now)

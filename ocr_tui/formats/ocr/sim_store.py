@@ -12,6 +12,8 @@ from pathlib import Path
 
 import msgspec
 
+from ocr_tui.formats.ocr import sim_dashboard
+
 STATE_KEYS = ("session_id", "workflow_type", "status", "current_phase", "phase_number")
 STATE_KEYS += ("current_round", "current_map_run", "started_at", "round_started_at")
 STATE_KEYS += ("map_started_at", "updated_at")
@@ -207,6 +209,13 @@ class DbStore:
         )
         self.events, self.dirty = [], set()
         self.files.write(self.path, self.db.serialize(), t, f"ocr.db.{os.getpid()}.tmp")
+
+    def dashboard(self, sid: str, played: list, seed: int, until: datetime) -> None:
+        """What OCR's web dashboard wrote for closed session `sid` (`sim_dashboard`): its
+        review rows and the user's triage, from the session's played (action, time) pairs;
+        saved with the next flush."""
+        rows = sim_dashboard.session_rows(sid, played, seed=seed, until=until)
+        sim_dashboard.write(self.db, sid, rows)
 
 
 def make_store(files: Files, store: str) -> JsonStore | DbStore:
