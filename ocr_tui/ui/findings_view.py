@@ -17,6 +17,7 @@ from rich.cells import cell_len
 
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.formats.ocr.discourse import Discourse, Response
+from ocr_tui.formats.ocr.fields import parse_field
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
 from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
 
@@ -229,12 +230,10 @@ def _take(text: str, cells: int) -> str:
 
 
 def _is_field(line: str) -> bool:
-    """`**Severity**: high`, `- **File:** a.py`: a field line of a finding."""
-    s = line.strip()
-    if s[:2] in ("- ", "* "):
-        s = s[2:].lstrip()
-    head = s[:60]
-    return s.startswith("**") and ("**:" in head or ":**" in head)
+    """`**Severity**: high`, `- **File:** a.py`: a field line of a finding (read as the
+    findings readers read it: `fields.parse_field`, on the line's folded whitespace)."""
+    field = parse_field(" ".join(line.split())[:400], strict=True)
+    return field is not None and field.bold
 
 
 def display_markdown(text: str) -> str:

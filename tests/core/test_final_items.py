@@ -326,6 +326,45 @@ def test_locations(fields, location):
     assert (loc.file, loc.line_start, loc.line_end) == location
 
 
+@pytest.mark.parametrize(
+    "fields, location",
+    [
+        ("**Location**: N/A\n**File**: `src/a.ts`", ("src/a.ts", None, None)),
+        ("**File**: `src/a.ts`\n**Location**: line 42", ("src/a.ts", 42, 42)),
+        ("**Location**: line 42\n**Lines**: 26", (None, 26, 26)),
+        ("**Location**: src/a.ts\n**Location**: src/b.ts:20", ("src/a.ts", None, None)),
+        ("**File**: `src/a.ts`\n**Lines**: ~26", ("src/a.ts", 26, 26)),
+        ("**File**: `src/a.ts`\n**Lines**: (26-30)", ("src/a.ts", 26, 30)),
+        ("**File**: `src/a.ts`\n**Lines**: 26:3-30:1", ("src/a.ts", 26, 30)),
+        ("**File path**: src/a.ts:3", ("src/a.ts", 3, 3)),
+        ("**Location**: 42:7", (None, 42, 42)),
+        ("**Location**: src/a.ts:42to50", ("src/a.ts", 42, 50)),
+        ("**Location**: src/a.ts (lines 3:1-9:2)", ("src/a.ts", 3, 9)),
+        ("_Location_: src/a.ts", (None, None, None)),  # final.md's label markup: ** or __
+        ("**Location **: src/a.ts", ("src/a.ts", None, None)),
+    ],
+)
+def test_locations_read_as_in_a_reviewer_file(fields, location):
+    """The place an item's fields name is read as a finding's is (fields.location_of)."""
+    (item,) = parse_final_items(f"## Should Fix\n\n### 1. T\n\n{fields}\n")
+    loc = item.location
+    assert (loc.file, loc.line_start, loc.line_end) == location
+
+
+def test_a_file_path_field_locates_a_heading_and_is_no_item():
+    text = (
+        "## Should Fix\n\n- Bullet — @a-1\n- **File path**: `w.ts`\n\n"
+        "## Suggestions\n\n### Plain heading\n\n**File path**: `src/x.ts:7`\n\n"
+        "### Group\n\n- Item — @a-1\n  - **File path**: `y.ts`\n"
+    )
+    got = parse_final_items(text)
+    assert [(i.title, i.location.file) for i in got] == [
+        ("Bullet", None),
+        ("Plain heading", "src/x.ts"),
+        ("Item", "y.ts"),
+    ]
+
+
 def test_reviewer_names():
     assert reviewer_names("@principal-1, @security-1") == ["principal-1", "security-1"]
     assert reviewer_names("@principal-1 and @principal-1.") == ["principal-1"]

@@ -254,6 +254,28 @@ def test_location_without_a_file_beside_a_file_field():
     assert loc(text) == ("a.ts", 42, 42)
 
 
+def test_lines_of_another_files_location_are_not_the_files():
+    text = "## Finding: x\n**Location**: a.ts\n**Location**: b.ts:20\n"
+    assert loc(text) == ("a.ts", None, None)
+    text = "## Finding: x\n**Location**: a.ts\n**Location**: line 20\n"
+    assert loc(text) == ("a.ts", 20, 20)
+
+
+@pytest.mark.parametrize(
+    "field, expected",
+    [
+        ("**Location**: 42:7", (None, 42, 42)),  # a line and column, not a file named `42`
+        ("**Location**: 42:7-50:3", (None, 42, 50)),
+        ("**Location**: a.ts:42to50", ("a.ts", 42, 50)),
+        ("**Location**: a.ts (lines 3:1-9:2)", ("a.ts", 3, 9)),
+        ("**File**: a.ts\n**Lines**: 26:3-30:1", ("a.ts", 26, 30)),
+        ("**File**: a.ts\n**Lines**: ~26", ("a.ts", 26, 26)),
+    ],
+)
+def test_columns_in_line_ranges(field, expected):
+    assert loc(f"## Finding: x\n{field}\n") == expected
+
+
 def test_first_location_wins_and_none_gives_no_file():
     text = "### Finding 1: x\n- **Location**: a.ts:1\n- **Location**: b.ts:2\n"
     assert loc(text) == ("a.ts", 1, 1)

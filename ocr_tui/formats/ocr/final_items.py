@@ -17,6 +17,9 @@ as `## 🚫 Blockers` too, a section running to the next `#`/`##` heading or `--
 - bullets `- "Title" — @principal-1 [**High**]`, `- **Title**: why — @a, @b`, `- Title (@a)`,
   directly under the section or under a group.
 
+The field lines and the place they name are read by fields.py as a reviewer file's are, with
+final.md's label markup (`**` / `__` or none).
+
 Not items: `- None`, `- No …`, `- N/A`, prose (`*No hard blockers identified.*`), a heading
 or bullet whose title says it is resolved (`### Round 3 Blocker 1 — WAL Pragmas: RESOLVED`,
 `**Status**: Resolved`), and anything inside fenced code or an HTML comment.
@@ -32,8 +35,15 @@ import unicodedata
 
 import msgspec
 
+from ocr_tui.formats.ocr.fields import (
+    LINES_LABELS,
+    LOCATION_LABELS,
+    Field,
+    location_of,
+    parse_field,
+)
+from ocr_tui.formats.ocr.fields import parse_location as parse_location  # for its importers
 from ocr_tui.formats.ocr.finding import SEVERITIES, Location
-from ocr_tui.formats.ocr.findings_md import parse_location
 from ocr_tui.formats.ocr.markdown import (
     _BULLET,
     _NONE_BULLET,
@@ -68,20 +78,13 @@ def _split(text: str) -> list[str]:
 
 # --- fields ---------------------------------------------------------------------------------
 
-# `**Flagged by**: x`, `**Flagged by:** x`, `- **Location**: x`, `Severity: high`, `__File__: x`.
-# The label is at most 30 characters, so its quantifiers meeting the optional space is bounded.
-_FIELD = re.compile(
-    r"^(?:[-*+] )?(\*\*|__)?([A-Za-z][A-Za-z -]{0,30}?) ?(?::(?:\*\*|__)|(?:\*\*|__) ?:|:) ?(.*)$"
-)
 _REVIEWER_FIELDS = {"flagged by", "raised by", "reviewers", "reviewer", "found by"}
-_LOCATION_FIELDS = {"location", "locations", "file", "files", "path"}
-_LINES_FIELDS = {"lines", "line", "line range"}
 # Labels of the detail lines OCR's template and real files put under an item: a bullet with one
 # of them is part of the item above it, not an item of its own.
 _DETAIL_FIELDS = (
     _REVIEWER_FIELDS
-    | _LOCATION_FIELDS
-    | _LINES_FIELDS
+    | LOCATION_LABELS
+    | LINES_LABELS
     | {
         "severity",
         "status",
@@ -106,13 +109,10 @@ _DETAIL_FIELDS = (
 )
 
 
-def _field(line: str, *, bold: bool = False) -> tuple[str, str] | None:
-    """(label in lower case, value) of a `**Label**: value` line (its indent ignored); with
-    `bold`, only of one whose label is bold."""
-    m = _FIELD.match(line.lstrip())
-    if not m or (bold and not m.group(1)):
-        return None
-    return m.group(2).strip().lower(), m.group(3).strip()
+def _field(line: str) -> Field | None:
+    """The field of a line under an item, with final.md's label markup (`**` / `__` / none:
+    `parse_field`'s `strict`)."""
+    return parse_field(line, strict=True)
 
 
 _MENTION = re.compile(r"(?<![\w.@])@([A-Za-z0-9][\w.-]*)")
@@ -141,32 +141,6 @@ def _unique(names) -> list[str]:
 def _severity(value: str) -> str | None:
     word = value.strip(" *_`[]()").split(" ")[0].strip(" *_`[]().,:;").lower()
     return word if word in SEVERITIES else None
-
-
-# --- locations ------------------------------------------------------------------------------
-
-# `42`, `L42`, `42-50`, `L42-L50`, `L85-87`, `42:7` (a column), `42 – 50`.
-_RANGE = re.compile(r"L?(\d+)(?::\d+)?(?: ?(?:[-–—]|to) ?L?(\d+)(?::\d+)?)?", re.IGNORECASE)
-# `(lines 3-9)`, `line 42`, `L42-L50`, `lines 3 to 9` in the text after a path.
-_RANGE_WORDS = re.compile(
-    r"(?i)(?:\blines? ?|\bL)(\d+)(?::\d+)?(?: ?(?:[-–—]|to) ?L?(\d+)(?::\d+)?)?"
-)
-
-
-def _int(digits: str | None) -> int | None:
-    if not digits or len(digits) > 9:  # also keeps int() off huge digit runs
-        return None
-    n = int(digits)
-    return n if n >= 1 else None
-
-
-def _lines_of(m: re.Match[str] | None) -> tuple[int | None, int | None]:
-    if not m:
-        return None, None
-    start, end = _int(m.group(1)), _int(m.group(2))
-    if start is None:
-        return None, None
-    return start, end if end is not None and end >= start else start
 
 
 # --- titles ---------------------------------------------------------------------------------
@@ -328,8 +302,8 @@ def _is_bullet_item(line: str) -> re.Match[str] | None:
         return None
     if not m.group(1).strip(" -*_"):
         return None
-    f = _field(line, bold=True)
-    if f and f[0] in _DETAIL_FIELDS:
+    f = _field(line)
+    if f and f.bold and f.label in _DETAIL_FIELDS:
         return None
     return m
 
@@ -376,8 +350,8 @@ def _heading_items(
     marked = not numbered and bool(htext) and not (htext[0].isalnum() or htext[0] in "_ ")
     # At the margin: a field indented under a bullet is that bullet's.
     margin = [ln.line for ln in block if ln.kind == "text" and not ln.line.startswith(" ")]
-    fields = {f[0] for line in margin if (f := _field(line))}
-    located = bool(fields & (_REVIEWER_FIELDS | _LOCATION_FIELDS))
+    fields = {f.label for line in margin if (f := _field(line))}
+    located = bool(fields & (_REVIEWER_FIELDS | LOCATION_LABELS))
     bullets = any(_is_bullet_item(line) for line in margin)
     if not numbered and not located and bullets and (not marked or section == "suggestion"):
         return _bullet_items(section, block, raw, rel)  # a group: `### Code Quality`
@@ -401,28 +375,16 @@ def _item(
     read from the rest), or None when it has no title or is resolved."""
     if not title or _RESOLVED.search(title):
         return None
-    location: Location | None = None
-    lines_field: tuple[int | None, int | None] = (None, None)
-    for ln in lines[1:]:
-        f = _field(ln.line) if ln.kind == "text" else None
-        if not f:
-            continue
-        label, value = f
+    fields = [f for ln in lines[1:] if ln.kind == "text" and (f := _field(ln.line))]
+    for label, value, _ in fields:
         if label in _REVIEWER_FIELDS and not names:
             names = reviewer_names(value)
-        elif label in _LOCATION_FIELDS and location is None:
-            location = parse_location(value)
-        elif label in _LINES_FIELDS and lines_field == (None, None):
-            lines_field = _lines_of(_RANGE.match(value.strip("`*_ ")))
         elif label == "severity" and severity is None:
             severity = _severity(value)
         elif label == "status" and (
             _RESOLVED.search(value) or value.lower().lstrip("*_✅ ").startswith("resolved")
         ):
             return None
-    location = location or Location()
-    if location.line_start is None and lines_field[0] is not None:
-        location = Location(file=location.file, line_start=lines_field[0], line_end=lines_field[1])
     first = lines[0].number
     last = max((ln.number for ln in lines if ln.kind != "text" or ln.line), default=first)
     return FinalItem(
@@ -430,7 +392,7 @@ def _item(
         title=title,
         flagged_by=_unique(names),
         severity=severity,
-        location=location,
+        location=location_of((f.label, f.value) for f in fields),
         path=rel,
         line=first,
         text="\n".join(raw[first - 1 : last]),

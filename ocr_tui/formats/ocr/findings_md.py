@@ -15,15 +15,24 @@ from the field lines OCR's template and real reviewers write:
     **File**: `src/a.ts`  + **Lines**: 26 | L26-30 | 26–30
     **Location**: none | N/A | various        (no file)
 
-Every pattern runs over `_lines`' normalised lines (whitespace runs are one space) and no two
-of its quantifiers can match the same characters, so each is linear in the line's length.
+fields.py reads the field lines and the place they name (`parse_field`, `location_of`), as it
+does for final.md's items. Every pattern runs over `_lines`' normalised lines (whitespace runs
+are one space) and no two of its quantifiers can match the same characters, so each is linear
+in the line's length.
 """
 
 from __future__ import annotations
 
 import re
 
-from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, Location, finding_id
+from ocr_tui.formats.ocr.fields import (
+    LINES_LABELS,
+    LOCATION_LABELS,
+    location_of,
+    parse_field,
+)
+from ocr_tui.formats.ocr.fields import parse_location as parse_location  # for its importers
+from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, finding_id
 from ocr_tui.formats.ocr.markdown import (
     _FINDING_WORD,
     _HEADING_MARKUP,
@@ -32,113 +41,10 @@ from ocr_tui.formats.ocr.markdown import (
     numbered_lines,
 )
 
-# `- **Location**: x`, `**Location:** x`, `* _File_: x`, `Lines : 26`, `  - **Path**: x`.
-_FIELD = re.compile(
-    r"(?i)^ {0,4}(?:[-*+] )?[*_]{0,3}(locations?|files?|file path|path|lines?|line range)"
-    r"[*_]{0,3} ?:[*_]{0,3} ?(.*)$"
-)
 # The heading's lead word and number: `Finding 3: `, `Issue #2 - `, `Suggestion: `, `Finding-2 `.
 _LEAD = re.compile(r"(?i)^(?:finding|issue|suggestion)\b ?[-#]?[0-9]* ?[:.)\-–—]? ?")
-# A line range at the end of a path (`:L42-L50`, `:85-87`, `#L12`), read after the last `:`/`#`.
-_TAIL = re.compile(r"(?i)L?([0-9]+)(?:[-–—]L?([0-9]+))?")
-# A line range in the words after a path: `(lines 3-9)`, `(line 7)`, `L12-L20`, `:42`, `#L12`.
-_RANGE_AFTER = re.compile(
-    r"(?i)(?:\blines?:? ?|^[:#] ?L?|#L|\bL(?=[0-9]))([0-9]+)(?: ?(?:[-–—]|to) ?L?([0-9]+))?"
-)
-# A Lines field's value: `26`, `L26-30`, `26–30`, `26 - 30`, `L26 to L30`.
-_RANGE = re.compile(r"(?i)L?([0-9]+)(?: ?(?:[-–—]|to) ?L?([0-9]+))?")
-_LINES_ONLY = re.compile(r"(?i)(?:lines?|L?[0-9]+(?:[-–—]L?[0-9]+)?)")
-# A Location that names no file.
-_NO_FILE = frozenset(
-    "none n/a na null nil - — – various multiple general global unknown tbd all throughout "
-    "across several not".split()
-)
-MAX_LINE_DIGITS = 9  # int() refuses >4300 digits; no source file has a billion lines
-
-
-def _number(digits: str | None) -> int | None:
-    if not digits or len(digits) > MAX_LINE_DIGITS:
-        return None
-    return int(digits) or None  # lines are 1-based: `L0` is no line
-
-
-def _span(m: re.Match | None) -> tuple[int | None, int | None]:
-    """(first, last) of a range match; one line gives last == first; `L120-30` gives 120-120."""
-    if m is None:
-        return None, None
-    start = _number(m.group(1))
-    if start is None:
-        return None, None
-    end = _number(m.group(2))
-    return start, end if end is not None and end >= start else start
-
-
-def _peel(path: str) -> tuple[str, int | None, int | None]:
-    """`a.ts:L42-L50` -> (`a.ts`, 42, 50); `a.ts#L12` -> (`a.ts`, 12, 12); `a.ts:42:5` (line
-    and column) -> (`a.ts`, 42, 42); anything else unchanged."""
-    cut = max(path.rfind(":"), path.rfind("#"))
-    if cut <= 0:
-        return path, None, None
-    m = _TAIL.fullmatch(path[cut + 1 :])
-    if m is None:
-        return path, None, None
-    start, end = _span(m)  # None for `:L0` or a number no file has: no lines, still peeled
-    head = path[:cut]
-    col = head.rfind(":")
-    if (
-        start is not None
-        and end == start
-        and col > 0
-        and head[col + 1 :].isascii()
-        and head[col + 1 :].isdigit()
-    ):
-        line = _number(head[col + 1 :])
-        if line is not None:
-            return head[:col], line, line
-    return head, start, end
-
-
-def parse_location(value: str) -> Location:
-    """A Location / File field's value (already normalised) -> file and lines."""
-    value = value.replace("`", "").strip()
-    first, _, rest = value.partition(" ")
-    link = first.startswith("[") and "](" in first
-    if link:  # `[a.ts](a.ts#L12)` or `[a.ts:12](…)`
-        first, _, target = first[1:].partition("](")
-    path = first.strip("*\"'<>").rstrip(",;:")
-    if path.lower().strip("()*_.,:;") in _NO_FILE or not path:
-        return Location()
-    if _LINES_ONLY.fullmatch(path):  # `Location: line 42` beside a File field
-        start, end = _span(_RANGE_AFTER.search(value) or _RANGE.search(value))
-        return Location(line_start=start, line_end=end)
-    path, start, end = _peel(path)
-    if start is None and link:
-        _, start, end = _peel(target.rstrip(")"))
-    if start is None and rest:
-        start, end = _span(_RANGE_AFTER.search(rest))
-    return Location(file=path or None, line_start=start, line_end=end)
-
-
-def _location(fields: list[tuple[str, str]]) -> Location:
-    """The finding's location from its field lines, first wins: the first Location / File /
-    Path naming a file gives the file (and its lines, when it has them); else the first Lines
-    field; else lines a Location gave without a file."""
-    file: str | None = None
-    own: tuple[int | None, int | None] = (None, None)
-    other: tuple[int | None, int | None] = (None, None)
-    lines: tuple[int | None, int | None] = (None, None)
-    for name, value in fields:
-        if name.startswith("line"):
-            if lines[0] is None:
-                lines = _span(_RANGE.search(value))
-            continue
-        loc = parse_location(value)
-        if file is None and loc.file:
-            file, own = loc.file, (loc.line_start, loc.line_end)
-        elif other[0] is None and loc.line_start is not None:
-            other = (loc.line_start, loc.line_end)
-    start, end = next((s for s in (own, lines, other) if s[0] is not None), (None, None))
-    return Location(file=file, line_start=start, line_end=end)
+# The fields a finding's place is read from (`fields.location_of`).
+_PLACE_LABELS = LOCATION_LABELS | LINES_LABELS
 
 
 def _title(heading: str) -> str:
@@ -176,7 +82,7 @@ def parse_reviewer_findings(text: str, rel: str, reviewer: str) -> list[Finding]
         body[0] = body[0].lstrip("\ufeff")
         while body and not body[-1].strip():
             body.pop()
-        location = _location(cur.fields)
+        location = location_of(cur.fields)
         found.append(
             Finding(
                 id=finding_id(cur.title, location.file),
@@ -211,8 +117,8 @@ def parse_reviewer_findings(text: str, rel: str, reviewer: str) -> list[Finding]
             m = _SEVERITY_LINE.match(line)
             if m and (m.group(1) or m.group(2).lower() in SEVERITIES):
                 cur.severity, cur.seen = m.group(2).lower(), True
-        f = _FIELD.match(line)
-        if f and f.group(2).strip():
-            cur.fields.append((f.group(1).lower(), f.group(2).strip()))
+        f = parse_field(line, _PLACE_LABELS)
+        if f and f.value:
+            cur.fields.append((f.label, f.value))
     close(len(raws))
     return found
