@@ -1,10 +1,13 @@
 """Cost of one change with 10 versus 10,000 sessions present (--quick: 10 versus 1,000).
 
-A session of our own is added to a cached history; then, 50 times, its state.json is replaced
-and we time (a) `Engine.apply([that path])` in this process and (b) through `ocr-tui watch
---jsonl`, from the rename until the line for the change is printed. Target: the big tree's
-median is at most 1.5x the small tree's (only the touched session is re-derived). The baseline
-(same run) is what a re-read-everything tool pays per change: one `Engine.scan()`."""
+A session of our own is added to a cached history (with a copy of a history session's two
+rounds); then, 50 times, its state.json is replaced and we time (a) `Engine.apply([that
+path])` in this process and (b) through `ocr-tui watch --jsonl`, from the rename until the line
+for the change is printed. Target: the big tree's median is at most 1.5x the small tree's (only
+the touched session is re-derived). The baseline (same run) is what a re-read-everything tool
+pays per change: one `Engine.scan()`. Then, 50 times, a reviewer file of its round 2 is
+replaced (one more finding each time) and `Engine.apply` is timed again: the round's findings
+are counted anew (issue 12's model: the file parsed, merged, evolved against round 1)."""
 
 from __future__ import annotations
 
@@ -26,9 +29,13 @@ SID = "2026-11-01-changebench"
 B = "3. one change"
 
 
-def _add(root: Path) -> Path:
+REVIEW = "rounds/round-2/reviews/principal-1.md"
+
+
+def _add(root: Path, model: str) -> Path:
     sdir = root / ".ocr" / "sessions" / SID
     shutil.rmtree(sdir, ignore_errors=True)
+    shutil.copytree(root / ".ocr" / "sessions" / model / "rounds", sdir / "rounds")
     write_state(
         sdir,
         status="active",
@@ -59,7 +66,19 @@ def engine_apply(root: Path, sdir: Path) -> tuple[list[float], float]:
         changed, _ = engine.apply([sdir / "state.json"])
         times.append((time.perf_counter() - t0) * 1000)
         assert [v.id for v in changed] == [SID], changed
-    return times, scan_ms
+    review = sdir / REVIEW
+    text = review.read_text()
+    findings: list[float] = []
+    for k in range(TRIALS):
+        text += f"\n### Finding {100 + k}: Bench finding {k}\n- **Severity**: Low\n"
+        tmp = review.with_name(f".bench-{os.getpid()}.tmp")
+        tmp.write_text(text)
+        os.replace(tmp, review)
+        t0 = time.perf_counter()
+        changed, _ = engine.apply([review])
+        findings.append((time.perf_counter() - t0) * 1000)
+        assert [v.id for v in changed] == [SID], changed
+    return times, findings, scan_ms
 
 
 def watch_jsonl(root: Path, sdir: Path) -> list[float]:
@@ -110,13 +129,14 @@ def main() -> None:
     os.environ["OCR_TUI_CACHE_DIR"] = str(CACHE / "parse-cache")  # warm after the first run
     small, big = 10, (1000 if common.QUICK else 10_000)
     apply_ms: dict[int, list[float]] = {}
+    review_ms: dict[int, list[float]] = {}
     watch_ms: dict[int, list[float]] = {}
     scans: dict[int, float] = {}
     for n in (small, big):
-        root, _ = history(n)
-        sdir = _add(root)
+        root, ids = history(n)
+        sdir = _add(root, ids[0])
         try:
-            apply_ms[n], scans[n] = engine_apply(root, sdir)
+            apply_ms[n], review_ms[n], scans[n] = engine_apply(root, sdir)
             watch_ms[n] = watch_jsonl(root, sdir)
         finally:
             shutil.rmtree(sdir, ignore_errors=True)
@@ -130,7 +150,12 @@ def main() -> None:
         report(
             f"{n:>6} sessions: write -> watch --jsonl line", watch_ms[n], bench=B, expected=TRIALS
         )
-    for what, data in (("Engine.apply", apply_ms), ("watch --jsonl", watch_ms)):
+        report(f"{n:>6} sessions: Engine.apply, one reviewer file", review_ms[n], bench=B)
+    for what, data in (
+        ("Engine.apply", apply_ms),
+        ("watch --jsonl", watch_ms),
+        ("Engine.apply, reviewer file", review_ms),
+    ):
         ratio = summary(data[big])["median"] / summary(data[small])["median"]
         figure(
             B,

@@ -10,6 +10,8 @@ from ocr_tui.core.view import SessionView
 
 
 def _round_bits(v: SessionView) -> tuple[str, int, int]:
+    """(`R2`, reviewers, distinct findings) of the current round: the findings as `status
+    --json` and `ocr-tui findings` count them (merged across reviewers)."""
     cur = v.current
     reviewers = len(cur.reviewers) if cur else 0
     findings = cur.findings if cur else 0
@@ -71,9 +73,9 @@ def _alert(v: SessionView) -> str:
 
 def table(sessions: list[SessionView]) -> str:
     """A plain table. Each column means one thing in every format, or is "—": ROUND, REV
-    (reviewers), FIND and VERDICT are the current round's (OCR); when the project holds other
-    formats, FORMAT leads and AGENTS (a format's agents summary) and ALERT (its first alert)
-    close, "—" for OCR sessions."""
+    (reviewers), FIND (distinct findings) and VERDICT are the current round's (OCR); when the
+    project holds other formats, FORMAT leads and AGENTS (a format's agents summary) and ALERT
+    (its first alert) close, "—" for OCR sessions."""
     mixed = any(v.framework != "ocr" for v in sessions)
     head = ("SESSION", "STATUS", "WORKFLOW", "PHASE", "ROUND", "REV", "FIND", "VERDICT", "ELAPSED")
     if mixed:

@@ -34,17 +34,36 @@ class Counts(msgspec.Struct, kw_only=True):
     suggestions: int
 
 
+class Evolution(msgspec.Struct, kw_only=True):
+    """A round's findings against the round numbered one less (`ocr-tui findings`' evolution):
+    `new` (not there before), `open` (there before too), `resolved` (there before, gone now);
+    `new_blockers` / `resolved_blockers`: how many of the new / resolved ones are blockers."""
+
+    new: int
+    open: int
+    resolved: int
+    new_blockers: int
+    resolved_blockers: int
+
+
 class Round(msgspec.Struct, kw_only=True):
     number: int
     complete: bool
     discourse: bool
     verdict: str | None
-    counts: Counts | None
+    counts: Counts | None  # the synthesis' own numbers (round-meta.json, final.md), or None
     reviewers: list[Reviewer]
+    # The round's distinct findings (merged across reviewers; the previous round's resolved
+    # ones not counted) and how many are blockers: `ocr-tui findings`' model, counted.
+    findings: int = 0
+    blockers: int = 0
+    evolution: Evolution | None = None  # None in round 1, or when the round before is missing
     path: str  # relative to the session directory, e.g. "rounds/round-2"
 
     @property
-    def findings(self) -> int:
+    def reviewer_findings(self) -> int:
+        """The reviewers' finding counts added up: a finding three reviewers raised counts
+        three times (`findings` counts it once)."""
         return sum(r.findings for r in self.reviewers)
 
 

@@ -301,3 +301,66 @@ def ticking_duration(seconds: int | None) -> str:
     if h:
         return f"{h}h {m:02d}m {s:02d}s"
     return f"{m}m {s:02d}s" if m else f"{s}s"
+
+
+def first_of_each_number(rounds: Sequence[Round]) -> list[Round]:
+    """One round per number: the first directory (`round-1` before `round-01`), the one the
+    next round's evolution is counted against."""
+    seen: set[int] = set()
+    out = []
+    for rnd in rounds:
+        if rnd.number not in seen:
+            seen.add(rnd.number)
+            out.append(rnd)
+    return out
+
+
+def findings_change(rnd: Round) -> list[tuple[str, str]]:
+    """The change of a round's distinct findings against the round before, as (text, tone)
+    parts: `+2` new (tone "warn"), `−3` resolved ("good"), `=` for neither ("muted"); none
+    in round 1 or when the round before is missing."""
+    e = rnd.evolution
+    if e is None:
+        return []
+    if not e.new and not e.resolved:
+        return [("=", "muted")]
+    parts = []
+    if e.new:
+        parts.append((f"+{e.new}", "warn"))
+    if e.resolved:
+        parts.append((f"−{e.resolved}", "good"))
+    return parts
+
+
+TREND_ROUNDS = 4  # the blocker trend shows the last rounds only
+
+
+def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
+    """`R1 3 blockers → R2 1 (2 resolved, 0 new)`: each round's blockers (distinct findings
+    that block) and, against the round before, how many blockers were resolved and how many
+    are new, as (text, tone) parts (tones: "" plain, "bad", "good", "warn", "muted"); the last
+    TREND_ROUNDS rounds, after `… ` when there are more. None without rounds; one muted part
+    when no round has a blocker."""
+    firsts = first_of_each_number(rounds)
+    if not firsts:
+        return None
+    if not any(r.blockers or (r.evolution and r.evolution.resolved_blockers) for r in firsts):
+        return [(f"No blockers in {'any round' if len(firsts) > 1 else 'this round'}.", "muted")]
+    shown = firsts[-TREND_ROUNDS:]
+    parts: list[tuple[str, str]] = [("… ", "muted")] if len(shown) < len(firsts) else []
+    for i, rnd in enumerate(shown):
+        if i:
+            parts.append((" → ", "muted"))
+        parts += [(f"R{rnd.number} ", ""), (str(rnd.blockers), "bad" if rnd.blockers else "good")]
+        if i == 0:
+            parts.append((" blocker" if rnd.blockers == 1 else " blockers", ""))
+        e = rnd.evolution
+        if i and e is not None:
+            parts += [
+                (" (", "muted"),
+                (f"{e.resolved_blockers} resolved", "good" if e.resolved_blockers else "muted"),
+                (", ", "muted"),
+                (f"{e.new_blockers} new", "warn" if e.new_blockers else "muted"),
+                (")", "muted"),
+            ]
+    return parts

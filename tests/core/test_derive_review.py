@@ -397,7 +397,10 @@ def test_reviewers_in_natural_order_with_labels_and_findings(tree):
     se = revs[4].severity
     assert (se.medium, se.info) == (1, 1)
     assert revs[0].path == "rounds/round-1/reviews/principal-2.md"
-    assert v.rounds[0].findings == 7
+    # Seven reported, four distinct: "Problem number 1..3" (one title and file in every
+    # reviewer_md) are each one finding whoever raised it, and "one"; the critical one blocks.
+    r = v.rounds[0]
+    assert (r.reviewer_findings, r.findings, r.blockers, r.evolution) == (7, 4, 1, None)
 
 
 def test_each_round_has_its_own_reviewers(tree):

@@ -25,7 +25,11 @@ SESSION_KEYS = [
     "phase_total", "complete", "started_at", "updated_at", "last_activity", "stalled", "elapsed",
     "current_round", "rounds", "current_map_run", "map_runs", "problems",
 ]  # fmt: skip
-ROUND_KEYS = ["number", "complete", "discourse", "verdict", "counts", "reviewers"]
+ROUND_KEYS = [
+    "number", "complete", "discourse", "verdict", "counts", "reviewers", "findings", "blockers",
+    "evolution",
+]  # fmt: skip
+EVOLUTION_KEYS = ["new", "open", "resolved", "new_blockers", "resolved_blockers"]
 REVIEWER_KEYS = ["name", "label", "findings", "severity"]
 SEVERITY_KEYS = ["critical", "high", "medium", "low", "info"]
 COUNTS_KEYS = ["blockers", "should_fix", "suggestions"]
@@ -150,6 +154,14 @@ def test_json_shape(tree, capsys, fixed_clock):
         "low": 0,
         "info": 1,
     }
+    # Distinct findings: "Problem number N" (one title and file in every reviewer file) is one
+    # finding whoever raised it. Round 1: it and final.md's blocker "A" (matching no finding).
+    assert (r1["findings"], r1["blockers"], r1["evolution"]) == (2, 1, None)
+    # Round 2: seven reported, three distinct; "A" resolved; no final.md: the critical blocks.
+    assert (r2["findings"], r2["blockers"]) == (3, 1)
+    assert list(r2["evolution"]) == EVOLUTION_KEYS
+    assert r2["evolution"] == {"new": 2, "open": 1, "resolved": 1, "new_blockers": 0,
+                               "resolved_blockers": 1}  # fmt: skip
     (run,) = s["map_runs"]
     assert keys_start_with(run, RUN_KEYS)
     assert (run["number"], run["complete"], run["files"]) == (1, False, 2)
@@ -252,7 +264,7 @@ def test_oneline_like_the_issue_example(tree, capsys, fixed_clock):
     code, out, err = run_cli(capsys, str(tree.root), "--oneline")
     assert code == 0 and err == ""
     assert out == (
-        "2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 7 findings · 12m\n"
+        "2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 3 findings · 12m\n"
     )
 
 
@@ -455,7 +467,7 @@ def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
         else:
             assert row["ROUND"] == f"R{s['current_round']}", where
             assert row["REV"] == str(len(cur["reviewers"]) if cur else 0), where
-            assert row["FIND"] == str(sum(r["findings"] for r in cur["reviewers"]) if cur else 0)
+            assert row["FIND"] == str(cur["findings"] if cur else 0), where  # distinct
         assert row["VERDICT"] == ((cur and cur["verdict"]) or "—"), where
         assert row["AGENTS"] == (s["summary"] or "—"), where
         assert row["ALERT"].startswith(s["alerts"][0] if s["alerts"] else "—"), where

@@ -10,22 +10,32 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.model import StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+# Session id -> round number -> that round's findings rows (`findings_db.read_findings`).
+SessionFindings = dict[str, dict[int, list[Finding]]]
+FindingsReader = Callable[[sqlite3.Connection], tuple[SessionFindings, str | None]]
+
+
 @dataclass(frozen=True)
 class DbSnapshot:
-    """Every session row of one version of ocr.db (or why it could not be read)."""
+    """Every session row of one version of ocr.db (or why it could not be read), and, when
+    `load_db` was given a reader for them, every session's findings rows."""
 
     key: tuple | None  # (inode, size, mtime_ns, kind, ctime_ns) of the file; None: absent
     rows: dict[str, StoredState] = field(default_factory=dict)
     error: str | None = None
+    findings: SessionFindings = field(default_factory=dict)
+    findings_error: str | None = None  # why the findings tables could not be read
 
     @property
     def present(self) -> bool:
@@ -138,24 +148,35 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
     return rows
 
 
-def load_db(path: Path, previous: DbSnapshot | None = None) -> DbSnapshot:
-    """Read ocr.db; returns `previous` unchanged when the file has not changed."""
+def load_db(
+    path: Path, previous: DbSnapshot | None = None, *, findings: FindingsReader | None = None
+) -> DbSnapshot:
+    """Read ocr.db; returns `previous` unchanged when the file has not changed. `findings`
+    reads every session's findings rows from the same in-memory copy (one read of the file
+    for both)."""
     key = _stat_key(path)
     if key is None:
         return ABSENT
     if previous is not None and previous.key == key:
         return previous
+    found: SessionFindings = {}
+    found_error: str | None = None
     try:
         con = open_snapshot(path, key)
         try:
+            if findings is not None:  # first: a store without session rows can still hold them
+                found, found_error = findings(con)
             rows = _read_rows(con)
         finally:
             con.close()
     except FileNotFoundError:
         return ABSENT  # gone since the stat
     except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
-        return DbSnapshot(key=key, error=f"ocr.db could not be read: {exc}")
-    return DbSnapshot(key=key, rows=rows)
+        return DbSnapshot(
+            key=key, error=f"ocr.db could not be read: {exc}", findings=found,
+            findings_error=found_error,
+        )  # fmt: skip
+    return DbSnapshot(key=key, rows=rows, findings=found, findings_error=found_error)
 
 
 def open_snapshot(path: Path, key: tuple | None = None) -> sqlite3.Connection:

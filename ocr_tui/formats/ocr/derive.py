@@ -314,6 +314,7 @@ def derive_session(
 
 def _round_view(rf: RoundFiles) -> Round:
     verdict, counts = _round_counts(rf)
+    tally = rf.tally  # counted by `tally.tally_rounds` (IO) before the derivation
     return Round(
         number=rf.number,
         complete="final.md" in rf.files,
@@ -330,6 +331,9 @@ def _round_view(rf: RoundFiles) -> Round:
             )
             for r in rf.reviewers
         ],
+        findings=tally.findings if tally else 0,
+        blockers=tally.blockers if tally else 0,
+        evolution=tally.evolution if tally else None,
         path=rf.rel,
     )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ocr_tui.core.view import Counts, Severity
+from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.model import RoundMeta, StateJson
 
 
@@ -23,6 +23,15 @@ class ReviewerFile:
     severity: Severity
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """A round's distinct findings counted (`tally.tally_rounds`): `ocr-tui findings`' model."""
+
+    findings: int
+    blockers: int
+    evolution: Evolution | None
+
+
 @dataclass
 class RoundFiles:
     number: int
@@ -32,6 +41,10 @@ class RoundFiles:
     meta: RoundMeta | None = None
     final_verdict: str | None = None
     final_counts: Counts | None = None
+    # What the round's findings are read from, as it was listed: (name, size, mtime_ns,
+    # ctime_ns, inode) of each reviewer file, final.md and round-meta.json. None: unknown.
+    stamp: tuple | None = None
+    tally: Tally | None = None  # set by `tally.tally_rounds`
 
 
 @dataclass

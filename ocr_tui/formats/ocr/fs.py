@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -55,7 +58,17 @@ def mark_saved() -> None:
 def _cached(path: str, st: os.stat_result, kind: str, parse):
     # ctime and inode too: a same-size rewrite within one mtime tick (coarse file-system clocks,
     # or a file renamed into place) must not be served from the cache.
-    key = (kind + path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    return _lookup((kind + path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), parse)
+
+
+def cached_of_many(kind: str, digest: str, compute):
+    """A value computed from several files (`compute()`), cached and persisted like a parsed
+    file's: `digest` must name every input (their paths and stat keys), so any change to one
+    of them is another key."""
+    return _lookup((f"{kind}/{digest}", 0, 0, 0, 0), compute)
+
+
+def _lookup(key: tuple, parse):
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
@@ -86,9 +99,33 @@ def _read_text(path: str, problems: list[str], rel: str) -> str:
     return text
 
 
+# --- texts read while listing, kept for the findings model ---------------------------------
+
+_kept = threading.local()  # .texts: path -> (text, its read problems), while `keep_texts` runs
+
+
+@contextmanager
+def keep_texts() -> Iterator[None]:
+    """While this runs (in this thread), the markdown files `read_session` parses are kept, so
+    `read_markdown` of the same path (the findings model, `round_findings`) gets the text it
+    read instead of reading the file again. Only files parsed anew are kept (a cached parse
+    reads nothing); all are dropped when it ends."""
+    _kept.texts = {}
+    try:
+        yield
+    finally:
+        _kept.texts = None
+
+
 def read_markdown(path: Path | str, rel: str, problems: list[str]) -> str | None:
     """A markdown file of the session as text (capped, any encoding; see `_read_text`), or
     None with a problem when it cannot be read."""
+    kept = getattr(_kept, "texts", None)
+    if kept:
+        got = kept.get(str(path))
+        if got is not None:
+            problems.extend(got[1])
+            return got[0]
     try:
         return _read_text(str(path), problems, rel)
     except OSError as exc:
@@ -187,6 +224,9 @@ def _parse_md(path: str, st: os.stat_result, kind: str, problems: list[str], rel
             text = _read_text(path, local, rel)
         except OSError as exc:
             return (None, [f"{safe_line(rel)} cannot be read: {exc.strerror or exc}"])
+        kept = getattr(_kept, "texts", None)
+        if kept is not None:
+            kept[path] = (text, list(local))
         return (parse(text), local)
 
     value, found = _cached(path, st, kind, work)
@@ -282,9 +322,14 @@ def _numbered(
     return found
 
 
+def _stat_key(st: os.stat_result) -> tuple[int, int, int, int]:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
     s = w.s
     files, dirs = w.files_of(rdir, rel + "/")
+    stamp: list[tuple] = []  # RoundFiles.stamp
     rf = RoundFiles(number=number, rel=rel, files={n: fi for n, (fi, _) in files.items()})
     if "reviews" in dirs:
         rfiles, _ = w.files_of(rdir / "reviews", rel + "/reviews/")
@@ -306,6 +351,11 @@ def _read_round(w: _Walker, rdir: Path, rel: str, number: int) -> RoundFiles:
                     name=unsurrogate(name[:-3]), rel=rrel, info=fi, severity=sev or Severity()
                 )
             )
+            stamp.append((name, *_stat_key(st)))
+    for name in ("final.md", "round-meta.json"):
+        if name in files:
+            stamp.append((name, *_stat_key(files[name][1])))
+    rf.stamp = tuple(stamp)
     if "round-meta.json" in files:
         rf.meta = _decode_json(
             str(rdir / "round-meta.json"),

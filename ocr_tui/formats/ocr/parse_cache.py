@@ -1,7 +1,10 @@
-"""A persistent cache of parsed markdown (findings, verdicts, file counts), so a second start
-on a large history re-reads directory listings but not file contents.
+"""A persistent cache of parsed markdown (findings, verdicts, file counts) and of each round's
+distinct findings counted (`tally`), so a second start on a large history re-reads directory
+listings but not file contents.
 
-Entries are keyed by (kind, path, size, mtime, ctime, inode): any rewrite changes the key. The
+Entries are keyed by (kind, path, size, mtime, ctime, inode): any rewrite changes the key (a
+round's counts, read from several files, by a digest of every input's path and keys in place of
+the path, with zeros for the numbers: `fs.cached_of_many`). The
 file is stamped with the build that wrote it (the program's version, the cache schema and a
 digest of the parsers' source): a file from another build is not read, and every entry is
 decoded against its kind's type, so a value of another shape is a miss, never a wrong answer.
@@ -23,16 +26,26 @@ import msgspec
 
 import ocr_tui
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.view import Counts, Severity
+from ocr_tui.core.view import Counts, Evolution, Severity
+from ocr_tui.formats.ocr.files import Tally
 
-SCHEMA = 2  # the layout of the file and of its entries
-KINDS = ("findings", "final", "topology")
+SCHEMA = 3  # the layout of the file and of its entries (3: `tally` entries)
+KINDS = ("findings", "final", "topology", "tally")
 MAX_ENTRIES = 500_000
 # The modules whose code decides a cached value: a change to any of them is another build.
-_PARSERS = (
-    "formats/ocr/markdown.py", "formats/ocr/fs.py", "formats/ocr/parse_cache.py",
-    "core/textdecode.py", "core/textsafe.py", "core/view.py",
-)  # fmt: skip
+# Every module of the OCR format but its simulator (a round's counts, `tally`, run issue 12's
+# whole findings model, whose helpers come and go), and the core's text and view modules.
+_PARSERS = ("core/textdecode.py", "core/textsafe.py", "core/view.py")
+_FORMAT_DIR = "formats/ocr"
+
+
+def _parser_files(package: Path) -> list[str]:
+    try:
+        names = sorted(p.name for p in (package / _FORMAT_DIR).glob("*.py"))
+    except OSError:
+        names = []
+    own = [f"{_FORMAT_DIR}/{n}" for n in names if not n.startswith("sim")]
+    return [*_PARSERS, *own]
 
 
 @functools.cache
@@ -40,11 +53,12 @@ def build_stamp() -> str:
     """`{version}/schema-{SCHEMA}/{digest of the parsers' source}`."""
     digest = hashlib.sha256()
     package = Path(ocr_tui.__file__).parent
-    for rel in _PARSERS:
+    for rel in _parser_files(package):
+        digest.update(rel.encode())
         try:
             digest.update((package / rel).read_bytes())
         except OSError:  # installed without sources: the version and schema still tell
-            digest.update(rel.encode())
+            pass
     return f"{ocr_tui.__version__}/schema-{SCHEMA}/{digest.hexdigest()[:24]}"
 
 
@@ -84,6 +98,10 @@ def to_plain(kind: str, entry: tuple) -> list | None:
                  [counts.blockers, counts.should_fix, counts.suggestions]]  # fmt: skip
     elif kind == "topology":
         v = value
+    elif kind == "tally":
+        e = value.evolution
+        v = [value.findings, value.blockers, None if e is None else
+             [e.new, e.open, e.resolved, e.new_blockers, e.resolved_blockers]]  # fmt: skip
     else:
         return None
     return [v, list(problems)]
@@ -95,6 +113,9 @@ _TYPES = {  # each kind's plain value, exactly
     "findings": tuple[tuple[_Count, _Count, _Count, _Count, _Count] | None, _Problems],
     "final": tuple[tuple[str | None, tuple[_Count, _Count, _Count] | None] | None, _Problems],
     "topology": tuple[_Count | None, _Problems],
+    "tally": tuple[
+        tuple[_Count, _Count, tuple[_Count, _Count, _Count, _Count, _Count] | None], _Problems
+    ],
 }
 _KIND_DEC = {kind: msgspec.msgpack.Decoder(typ) for kind, typ in _TYPES.items()}
 
@@ -113,6 +134,15 @@ def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
                 b, s, g = counts
                 counts = Counts(blockers=b, should_fix=s, suggestions=g)
             v = (None if verdict is None else safe_line(verdict), counts)
+        elif kind == "tally":
+            findings, blockers, e = v
+            evolution = None
+            if e is not None:
+                n, o, r, nb, rb = e
+                evolution = Evolution(
+                    new=n, open=o, resolved=r, new_blockers=nb, resolved_blockers=rb
+                )
+            v = Tally(findings=findings, blockers=blockers, evolution=evolution)
     return (v, [safe_line(p) for p in problems])
 
 

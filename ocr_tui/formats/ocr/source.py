@@ -10,14 +10,17 @@ from pathlib import Path
 
 from ocr_tui.core.project import Project, session_dirs
 from ocr_tui.core.source import Source, Touch, is_temp_name
+from ocr_tui.core.textdecode import short
 from ocr_tui.core.textsafe import name_key
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr import fs as ocr_fs
 from ocr_tui.formats.ocr import parse_cache
 from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot, load_db
+from ocr_tui.formats.ocr.db_findings import read_all_findings
 from ocr_tui.formats.ocr.derive import derive_session
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
+from ocr_tui.formats.ocr.tally import tally_rounds
 
 
 class OcrSource(Source):
@@ -55,8 +58,9 @@ class OcrSource(Source):
         return {name_key(p.name): p for p in session_dirs(self.project)}
 
     def touched(self, paths: Iterable[Path]) -> Touch:
-        """A change to ocr.db re-derives the sessions whose rows changed (every session when
-        its readability changed); a change to the sessions directory itself re-lists it."""
+        """A change to ocr.db re-derives the sessions whose rows or findings rows changed
+        (every session when its readability changed); a change to the sessions directory
+        itself re-lists it."""
         t = Touch()
         p = self.project
         sessions_dir = p.sessions_dir
@@ -78,12 +82,16 @@ class OcrSource(Source):
             if path.parent == sessions_dir:
                 t.relist = True
         if db_touched:
-            old_rows, old_err = self.db.rows, self.db.error
+            old = self.db
             if self._refresh_db():
-                for sid in set(old_rows) | set(self.db.rows):
-                    if old_rows.get(sid) != self.db.rows.get(sid):
+                new = self.db
+                for sid in set(old.rows) | set(new.rows):
+                    if old.rows.get(sid) != new.rows.get(sid):
                         t.keys.add(sid)
-                if old_err != self.db.error:
+                for sid in set(old.findings) | set(new.findings):
+                    if old.findings.get(sid) != new.findings.get(sid):
+                        t.keys.add(sid)
+                if old.error != new.error or old.findings_error != new.findings_error:
                     t.everything = True
         return t
 
@@ -91,7 +99,7 @@ class OcrSource(Source):
 
     def _refresh_db(self) -> bool:
         """Re-read ocr.db if it changed; True when its content may differ."""
-        new = load_db(self.project.db_path, self.db)
+        new = load_db(self.project.db_path, self.db, findings=read_all_findings)
         changed = new is not self.db
         self.db = new
         return changed
@@ -101,7 +109,14 @@ class OcrSource(Source):
         row = self.db.rows.get(path.name) if self.db.present else None
         if self.db.error:
             problems.append(self.db.error)
-        files = read_session(path, read_state_json=row is None)
+        if self.db.findings_error:
+            problems.append(self.db.findings_error)
+        with ocr_fs.keep_texts():  # what read_session reads, the findings model reads too
+            files = read_session(path, read_state_json=row is None)
+            try:  # the rows `ocr-tui findings` reads for this session (by its id, as it asks)
+                tally_rounds(files, self.db.findings.get(key))
+            except Exception as exc:  # a bug in the findings model: not the session's view
+                problems.append(f"its findings could not be counted: {short(exc)}")
         state = row
         if state is None and files.state is not None:
             state = state_from_json(files.state)

@@ -161,7 +161,10 @@ class RoundScreen(DrilldownScreen):
             parts += [sep, ("current round", "$accent")]
         state = "complete" if rnd.complete else "in progress"
         parts += [sep, state, sep, f"{len(rnd.reviewers)} reviewers", sep]
-        parts += [f"{rnd.findings} findings", sep]
+        parts += [f"{rnd.findings} finding{'s' if rnd.findings != 1 else ''}"]
+        if rnd.reviewer_findings != rnd.findings:  # merged: one finding, several reviewers
+            parts += [(f" (reviewers reported {rnd.reviewer_findings})", "$foreground-muted")]
+        parts += [sep]
         parts += ["discourse ✓" if rnd.discourse else ("no discourse", "$foreground-muted")]
         return Content.assemble(*parts)
 

@@ -1,9 +1,12 @@
 """SessionScreen: one session's header, phase timeline, rounds, map runs, documents, problems.
 
-The rounds table is the round-to-round history: findings (with the change from the round
-before), blocker / should-fix / suggestion counts, the verdict, and a severity bar scaled to
-the largest round. Keys: Enter opens the row under the cursor (a round, a map-run document or a
-session document), Tab / Shift+Tab move between the tables, `c` opens the current round.
+The rounds table is the round-to-round history: the round's distinct findings (merged across
+reviewers, as `ocr-tui findings` lists them) with their change against the round before (`+2`
+new, `−3` resolved, `=` neither), the synthesis' blocker / should-fix / suggestion counts, the
+verdict, and a bar of the reviewers' findings by severity, scaled to the largest round. Above
+it, the blocker trend: `R1 3 blockers → R2 1 (2 resolved, 0 new)`. Keys: Enter opens the row
+under the cursor (a round, a map-run document or a session document), Tab / Shift+Tab move
+between the tables, `c` opens the current round.
 """
 
 from __future__ import annotations
@@ -99,6 +102,9 @@ class SessionScreen(DrilldownScreen):
                 yield FormatPanes(id="format-panes")
                 with Vertical(id="rounds-pane", classes="dd-pane") as pane:
                     pane.border_title = "Rounds"
+                    trend = Static(id="rounds-trend")
+                    trend.styles.padding = (0, 1)  # in line with the table's first column
+                    yield trend
                     yield DrillTable(ROUND_COLUMNS, id="rounds")
                     yield Static("No review rounds yet.", id="rounds-empty", classes="dd-empty")
                 with Vertical(id="runs-pane", classes="dd-pane") as pane:
@@ -176,6 +182,9 @@ class SessionScreen(DrilldownScreen):
         rows = round_rows(view, self._style)
         table.sync_rows(rows)
         table.display = bool(rows)
+        trend = trend_content(view)
+        self.query_one("#rounds-trend", Static).update(trend or "")
+        self.query_one("#rounds-trend").display = trend is not None
         review = view.workflow == "review" and view.framework == "ocr"
         self.query_one("#rounds-empty").display = not rows and review
         self.query_one("#rounds-pane").display = bool(rows) or review
@@ -283,26 +292,33 @@ def timeline_content(view: SessionView) -> Content:
     return Content("\n").join(lines)
 
 
+TONE_VAR = {"bad": "$text-error", "good": "$text-success", "warn": "$text-warning"}
+
+
+def trend_content(view: SessionView) -> Content | None:
+    """The blocker trend above the rounds table (`fmt.blocker_trend`); None without rounds."""
+    parts = fmt.blocker_trend(view.rounds)
+    if parts is None:
+        return None
+    styles = TONE_VAR | {"muted": "$foreground-muted", "": ""}
+    return Content.assemble(*((text, styles[tone]) for text, tone in parts))
+
+
 # -- table rows (DataTable cells are rich Text, styled with the theme's colours) ---------------
 
 
 def round_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
     """One row per round, keyed by directory: `rounds/round-01` and `rounds/round-1` are both
     round 1."""
-    most = max((r.findings for r in view.rounds), default=0)
-    rows = []
-    previous: Round | None = None
-    for rnd in view.rounds:
-        rows.append((rnd.path, round_cells(view, rnd, previous, most, style)))
-        previous = rnd
-    return rows
+    most = max((r.reviewer_findings for r in view.rounds), default=0)
+    return [(rnd.path, round_cells(view, rnd, most, style)) for rnd in view.rounds]
 
 
-def round_cells(
-    view: SessionView, rnd: Round, prev: Round | None, most: int, style: ThemeStyle
-) -> list[Text]:
-    """Round, state, reviewers, findings (with the change from `prev`), counts, verdict, bar."""
+def round_cells(view: SessionView, rnd: Round, most: int, style: ThemeStyle) -> list[Text]:
+    """Round, state, reviewers, findings (with their change against the round before),
+    counts, verdict, bar."""
     muted = style("foreground-muted")
+    tone = {"warn": style("warning"), "good": style("success"), "muted": muted}
     current = view.current is not None and rnd.path == view.current.path
     twin = fmt.twin_name(view.rounds, rnd)
     label = Text(
@@ -310,13 +326,8 @@ def round_cells(
         style="bold" if current else "",
     )
     findings = Text(str(rnd.findings))
-    if prev is not None:
-        delta = rnd.findings - prev.findings
-        if delta:
-            arrow = f" ▲{delta}" if delta > 0 else f" ▼{-delta}"
-            findings.append(arrow, style=style("warning" if delta > 0 else "success"))
-        else:
-            findings.append(" =", style=muted)
+    for text, kind in fmt.findings_change(rnd):
+        findings.append(" " + text, style=tone[kind])
     if rnd.counts is not None:
         c = rnd.counts
         counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
@@ -345,11 +356,13 @@ def _state_cell(complete: bool, view: SessionView, style: ThemeStyle) -> Text:
 
 
 def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
-    """BAR_WIDTH cells scaled to the round with the most findings, coloured by severity."""
+    """BAR_WIDTH cells scaled to the round whose reviewers reported the most findings (each
+    reviewer's count: a finding three reviewers raised is three), coloured by severity."""
     bar = Text()
     if most <= 0:
         return Text("·" * BAR_WIDTH, style=style("foreground-muted"))
-    total_cells = max(1, round(rnd.findings / most * BAR_WIDTH)) if rnd.findings else 0
+    reported = rnd.reviewer_findings
+    total_cells = max(1, round(reported / most * BAR_WIDTH)) if reported else 0
     sev = {
         "critical": sum(r.severity.critical for r in rnd.reviewers),
         "high": sum(r.severity.high for r in rnd.reviewers),
@@ -361,7 +374,7 @@ def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
         if i == len(BAR_PARTS) - 1:
             cells = total_cells - used
         else:
-            cells = round(sev[name] / rnd.findings * total_cells) if rnd.findings else 0
+            cells = round(sev[name] / reported * total_cells) if reported else 0
             cells = min(cells, total_cells - used)
         if cells > 0:
             bar.append("█" * cells, style=style(var))

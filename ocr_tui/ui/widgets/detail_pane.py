@@ -85,7 +85,8 @@ def _round_line(rnd: Round, view: SessionView) -> list[Content]:
         " ",
         (fmt.safe(status, 24), tone_style(rnd.verdict)),
         (
-            f" · {plural(len(rnd.reviewers), 'reviewer')} · {plural(rnd.findings, 'finding')}",
+            f" · {plural(len(rnd.reviewers), 'reviewer')}"
+            f" · {plural(rnd.reviewer_findings, 'finding')}",
             MUTED,
         ),
     )
@@ -134,7 +135,7 @@ def reviewers_content(view: SessionView) -> list[Content]:
         rows.append(
             Content.assemble(
                 ("total".ljust(NAME_WIDTH), MUTED),
-                (f"{rnd.findings:>5} ", "bold"),
+                (f"{rnd.reviewer_findings:>5} ", "bold"),
                 *_severity_cells(totals),
             )
         )

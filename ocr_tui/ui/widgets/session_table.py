@@ -282,7 +282,7 @@ def row_cells(view: SessionView, now: datetime, multi: bool) -> dict[str, Cell]:
         ),
         "round": ((f"R{view.current_round}", ""),) if view.current_round else dash,
         "reviewers": ((str(len(current.reviewers)), ""),) if current else dash,
-        "findings": ((str(current.findings), ""),) if current else dash,
+        "findings": ((str(current.reviewer_findings), ""),) if current else dash,
         "verdict": _verdict(current.verdict if current else None),
     }
     if multi:

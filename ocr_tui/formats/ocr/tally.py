@@ -1,0 +1,128 @@
+"""Each round's distinct findings, counted for the session view (`status --json`'s
+`findings`, `blockers` and `evolution`): `ocr-tui findings`' own functions run on the same
+inputs (`round_findings.round_findings`, then `findings.evolve` against the round numbered one
+less, as `round_findings.session_findings` does), so both always agree. Blocking IO.
+
+Reading a round's findings costs far more than the derivation (each reviewer file and final.md
+parsed again, titles compared), so a round's counts are computed only when what they are read
+from changed: they are cached, in memory and in the persistent parse cache, under a digest of
+the session's path, the round's directory, the stat keys (size, mtime, ctime, inode) of its
+reviewer files, final.md and round-meta.json, its ocr.db rows, and the same of the round before
+(its findings decide the evolution). The findings of the last few rounds read are kept too,
+so a live round's next change does not re-read the finished round before it; and the reviewer
+files and final.md the listing has just read are not read again (`fs.keep_texts`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import OrderedDict
+from collections.abc import Mapping
+
+import msgspec
+
+from ocr_tui.core.view import Evolution
+from ocr_tui.formats.ocr import fs
+from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles, Tally
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.findings import evolve, sort_key
+from ocr_tui.formats.ocr.round_findings import RoundFindings, round_findings
+
+KIND = "tally"  # the parse cache's kind for a round's counts
+_FOUND_MAX = 16  # rounds whose findings are kept (a live session's rounds, mostly)
+_found: OrderedDict[tuple, list[Finding]] = OrderedDict()
+
+
+def count(evolved: list[Finding], *, evolved_against_previous: bool) -> Tally:
+    """A round's findings (evolved, the previous round's resolved ones included) counted as
+    `ocr-tui findings --json` counts them: its own findings, blockers among them, and, when
+    there was a round before, new / open / resolved."""
+    own = [f for f in evolved if f.evolution != "resolved"]
+    evolution = None
+    if evolved_against_previous:
+        gone = [f for f in evolved if f.evolution == "resolved"]
+        new = [f for f in own if f.evolution == "new"]
+        evolution = Evolution(
+            new=len(new),
+            open=sum(1 for f in own if f.evolution == "open"),
+            resolved=len(gone),
+            new_blockers=sum(1 for f in new if f.blocker),
+            resolved_blockers=sum(1 for f in gone if f.blocker),
+        )
+    return Tally(findings=len(own), blockers=sum(1 for f in own if f.blocker), evolution=evolution)
+
+
+def _rows_digest(rows: list[Finding] | None) -> str:
+    if not rows:
+        return ""
+    return hashlib.sha256(msgspec.msgpack.encode(rows)).hexdigest()[:32]
+
+
+def tally_rounds(files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None) -> None:
+    """Set `tally` on every round of `files` (`db_rows`: the session's ocr.db findings rows by
+    round, as `session_findings` takes them). A round directory that shares its number with
+    an earlier one (`round-01` beside `round-1`) is counted on its own against the same round
+    before; the round after is evolved against the first of them, as `session_findings` does."""
+    rows = db_rows or {}
+    first: dict[int, RoundFiles] = {}
+    for rnd in files.rounds:
+        first.setdefault(rnd.number, rnd)
+    memo: dict[int, list[Finding]] = {}  # id(round) -> its findings, for this call
+
+    def found(rnd: RoundFiles) -> list[Finding]:
+        got = memo.get(id(rnd))
+        if got is None:
+            got = _found_of(files, rnd, rows.get(rnd.number))
+            memo[id(rnd)] = got
+        return got
+
+    def compute(rnd: RoundFiles, prev: RoundFiles | None) -> Tally:
+        previous = None
+        if prev is not None:
+            # The previous round's `RoundFindings.current`: its findings in `sort_key` order.
+            # Which round it was evolved against changes only their labels (new / open),
+            # which `evolve` does not look at: so this is exactly `session_findings`' list.
+            before = RoundFindings(prev.number, sorted(evolve(found(prev), None), key=sort_key),
+                                   "", [])  # fmt: skip
+            previous = before.current
+        return count(evolve(found(rnd), previous), evolved_against_previous=prev is not None)
+
+    for rnd in files.rounds:
+        prev = first.get(rnd.number - 1)
+        parts = [_part(rnd, rows)]
+        if prev is not None:
+            parts.append(_part(prev, rows))
+        if any(p is None for p in parts):  # not listed by `fs.read_session`: not cached
+            rnd.tally = compute(rnd, prev)
+            continue
+        key = repr((str(files.path), parts)).encode("utf-8", "surrogatepass")
+        digest = hashlib.sha256(key).hexdigest()[:40]
+        rnd.tally, _ = fs.cached_of_many(KIND, digest, lambda r=rnd, p=prev: (compute(r, p), ()))
+
+
+def _part(rnd: RoundFiles, rows: Mapping[int, list[Finding]]) -> tuple | None:
+    """What a round's findings are read from: its directory, files' stat keys, ocr.db rows."""
+    if rnd.stamp is None:
+        return None
+    return (rnd.rel, rnd.stamp, _rows_digest(rows.get(rnd.number)))
+
+
+def _found_of(files: SessionFiles, rnd: RoundFiles, rows: list[Finding] | None) -> list[Finding]:
+    """`round_findings` of one round (merged, enriched, not evolved), from the small cache of
+    the last rounds read when its inputs have not changed."""
+    part = _part(rnd, {rnd.number: rows} if rows else {})
+    key = (str(files.path), part) if part is not None else None
+    if key is not None and key in _found:
+        _found.move_to_end(key)
+        return _found[key]
+    got, _, _ = round_findings(files.path, rnd, rows)
+    if key is not None:
+        _found[key] = got
+        if len(_found) > _FOUND_MAX:
+            _found.popitem(last=False)
+    return got
+
+
+def clear() -> None:
+    """Forget the kept findings (tests; a new process)."""
+    _found.clear()
