@@ -8,6 +8,7 @@ finding raised by several reviewers is one finding with all of them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 
@@ -58,6 +59,7 @@ _LEAD_WORD = re.compile(r"(?i)^(?:finding|issue|suggestion)\b ?\d* ?[:.)\-–—
 _LEAD_NUMBER = re.compile(r"^\d+ ?[.):\-–—] ?")
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise_title(title: str) -> str:
     """Case, markup, numbering and punctuation folded: `**1. Race in the Watcher!**` ->
     `race in the watcher`; `Finding 3: SQL injection` -> `sql injection`."""
@@ -66,6 +68,7 @@ def normalise_title(title: str) -> str:
     return " ".join(_WORDS.sub(" ", text.lower()).split())
 
 
+@functools.lru_cache(maxsize=8192)
 def normalise_file(path: str | None) -> str:
     """`./src/a.ts`, `` `src/a.ts` `` and `src/a.ts` are one file."""
     if not path:

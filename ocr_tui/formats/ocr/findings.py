@@ -130,7 +130,13 @@ def similar(a: str, b: str) -> bool:
     if not a or not b:
         return False
     a, b = a[:TITLE_CHARS], b[:TITLE_CHARS]
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= SIMILAR
+    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < SIMILAR:
+        return False  # the ratio's upper bound from the lengths alone
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # Each quick ratio bounds the real one from above: the same answer, mostly without it.
+    return (
+        sm.real_quick_ratio() >= SIMILAR and sm.quick_ratio() >= SIMILAR and sm.ratio() >= SIMILAR
+    )
 
 
 def _matches(item: FinalItemLike, f: Finding) -> bool:

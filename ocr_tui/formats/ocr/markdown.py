@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import NamedTuple
 
 from ocr_tui.core.view import Counts, Severity
 
@@ -28,6 +30,8 @@ def _norm(line: str) -> str:
     """`line` with its whitespace runs made single spaces and its end trimmed; its indent is
     kept up to four columns (enough to tell a heading, a fence or a bullet from indented
     code). Linear in the line's length."""
+    if line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " ":
+        return line  # already normal (most lines): no other whitespace than single spaces
     body = line.lstrip()
     if not body:
         return ""
@@ -36,6 +40,18 @@ def _norm(line: str) -> str:
 
 
 def numbered_lines(text: str):
+    """`line_table(text)`, one line at a time."""
+    return iter(line_table(text))
+
+
+@functools.lru_cache(maxsize=32)
+def line_table(text: str) -> tuple[tuple[int, str, str], ...]:
+    """The lines of `_numbered_lines`, kept for the last few texts: a reviewer file is read by
+    the severity counts and by the findings reader in one derive (the same string)."""
+    return tuple(_numbered_lines(text))
+
+
+def _numbered_lines(text: str):
     """Yield (index, line, kind) for each line of markdown, normalised by `_norm`: `index` is
     the line's 0-based place in `text`; kind is "text", "fence" (a fence delimiter) or "code"
     (inside fenced code). Lines end at LF, CR or CRLF only (as CommonMark's do); a BOM at a
@@ -108,41 +124,64 @@ def _heading(line: str) -> tuple[int, str] | None:
     return len(m.group(1)), text
 
 
-def parse_findings(text: str) -> Severity:
-    """Count a reviewer file's findings by severity.
+class Section(NamedTuple):
+    """One finding section of a reviewer file (see `finding_sections`)."""
 
-    A finding is a level 2-4 heading whose text starts with the word Finding, Issue or
-    Suggestion (not "Findings"), outside fenced code. It runs to the next heading of its level
-    or higher; its severity is its first Severity line (unknown or none counts as info).
-    """
-    sev = Severity()
-    level: int | None = None  # level of the open finding
-    severity: str | None = None
-    seen_line = False
+    index: int  # 0-based line of its heading in the text
+    end: int  # 0-based line where it ends (the next heading of its level or higher, or EOF)
+    level: int
+    heading: str  # the heading's text, normalised
+    severity: str | None  # its first Severity line's word, lower case (any word)
+    lines: tuple[str, ...]  # its content lines, normalised (not fenced code or comments)
 
-    def close() -> None:
-        nonlocal level
-        if level is not None:
-            key = severity if severity in SEVERITIES else "info"
-            setattr(sev, key, getattr(sev, key) + 1)
-        level = None
 
-    for line in _text_lines(text):
+@functools.lru_cache(maxsize=32)
+def finding_sections(text: str) -> tuple[Section, ...]:
+    """The finding sections of a reviewer file, in order: a level 2-4 heading whose text starts
+    with the word Finding, Issue or Suggestion (not "Findings"), outside fenced code and HTML
+    comments, running to the next heading of its level or higher (or the next finding
+    heading). Kept for the last few texts: the severity counts and the findings reader read
+    the same file in one derive."""
+    out: list[Section] = []
+    cur: list | None = None  # [index, level, heading, severity, seen, lines]
+
+    def close(end: int) -> None:
+        nonlocal cur
+        if cur is not None:
+            index, level, heading, severity, _seen, lines = cur
+            out.append(Section(index, end, level, heading, severity, tuple(lines)))
+        cur = None
+
+    for i, line, kind in numbered_lines(text):
+        if kind != "text":
+            continue
         h = _heading(line)
         if h:
-            hlevel, htext = h
-            if level is not None and hlevel <= level:
-                close()
-            if 2 <= hlevel <= 4 and _FINDING_WORD.match(_HEADING_MARKUP.sub("", htext)):
-                close()
-                level, severity, seen_line = hlevel, None, False
+            level, htext = h
+            if cur is not None and level <= cur[1]:
+                close(i)
+            if 2 <= level <= 4 and _FINDING_WORD.match(_HEADING_MARKUP.sub("", htext)):
+                close(i)
+                cur = [i, level, htext, None, False, []]
             continue
-        if level is not None and not seen_line:
+        if cur is None:
+            continue
+        if not cur[4]:
             m = _SEVERITY_LINE.match(line)
             if m and (m.group(1) or m.group(2).lower() in SEVERITIES):
-                severity = m.group(2).lower()
-                seen_line = True
-    close()
+                cur[3], cur[4] = m.group(2).lower(), True
+        cur[5].append(line)
+    close(text.replace("\r\n", "\n").count("\n") + text.count("\r") - text.count("\r\n") + 1)
+    return tuple(out)
+
+
+def parse_findings(text: str) -> Severity:
+    """Count a reviewer file's findings (`finding_sections`) by severity: each one's first
+    Severity line (unknown or none counts as info)."""
+    sev = Severity()
+    for section in finding_sections(text):
+        key = section.severity if section.severity in SEVERITIES else "info"
+        setattr(sev, key, getattr(sev, key) + 1)
     return sev
 
 
