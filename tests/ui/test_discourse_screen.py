@@ -7,7 +7,7 @@ from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.navigation import DiscourseTarget
+from ocr_tui.ui.navigation import DiscourseTarget, RoundTarget
 from ocr_tui.ui.screens.discourse import DiscourseScreen
 from ocr_tui.ui.screens.document import DocumentScreen
 from ocr_tui.ui.screens.finding import FindingScreen
@@ -138,3 +138,28 @@ async def test_findings_detail_without_discourse_hides_the_section(project: Proj
         await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
         await wait_until(pilot, lambda: app.screen.finding is not None)
         assert not app.screen.query_one("#finding-discourse").display
+
+
+async def test_the_round_screen_opens_the_discourse(project: Project) -> None:
+    """`D` on the round, and Enter on its discourse.md row, open the discourse screen."""
+    from ocr_tui.ui.screens.round import RoundScreen
+
+    give_findings(project)
+    write_discourse(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(RoundTarget(AUTH, 2, "rounds/round-2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(pilot, lambda: app.screen.round is not None and app.screen.round.discourse)
+        round_screen = app.screen
+        await pilot.press("D")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))
+        await wait_until(pilot, lambda: len(rows(app)) == 5)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is round_screen)
+        docs = round_screen.query_one("#round-docs", DrillTable)
+        round_screen.set_focus(docs)
+        docs.move_cursor(row=docs.row_keys.index("discourse.md"))
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))

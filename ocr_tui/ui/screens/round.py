@@ -1,8 +1,9 @@
 """RoundScreen: one review round's verdict banner, reviewers and round documents.
 
-Keys: Enter opens the reviewer file or document under the cursor; `[` / `]` show the
-previous / next existing round in place (the screen stack does not grow); Tab moves between
-the two tables.
+Keys: Enter opens the reviewer file or document under the cursor (discourse.md as the
+reviewers' responses: the discourse screen); `F` the round's findings, `D` its discourse; `[` /
+`]` show the previous / next existing round in place (the screen stack does not grow); Tab
+moves between the two tables.
 
 A round is one directory: `rounds/round-01` beside `rounds/round-1` are both round 1, and the
 screen shows the one it was opened on (`path`; with a number alone, the first, `round-1`).
@@ -24,6 +25,7 @@ from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label, verdict_kind
 from ocr_tui.ui.navigation import (
+    DiscourseTarget,
     DocumentTarget,
     FindingsTarget,
     Open,
@@ -57,7 +59,8 @@ class RoundScreen(DrilldownScreen):
         Binding("[", "step(-1)", "Prev round", id="round.prev"),
         Binding("]", "step(1)", "Next round", id="round.next"),
         Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
-        Binding("F", "findings", "Findings", id="round.findings", show=False),
+        Binding("F", "findings", "Findings", id="round.findings"),
+        Binding("D", "discourse", "Discourse", id="round.discourse"),
     ]
 
     def __init__(self, session_id: str, round_number: int, path: str | None = None) -> None:
@@ -190,7 +193,8 @@ class RoundScreen(DrilldownScreen):
         muted = theme_style(self, "foreground-muted")
         rows = []
         if rnd is not None and rnd.discourse:
-            rows.append(("discourse.md", [Text("discourse.md"), Text("reviewer discourse", muted)]))
+            about = "reviewer discourse: their responses to each other (D)"
+            rows.append(("discourse.md", [Text("discourse.md"), Text(about, muted)]))
         if rnd is not None and rnd.complete:
             about = "final synthesis" + (f" · {safe_line(rnd.verdict)}" if rnd.verdict else "")
             rows.append(("final.md", [Text("final.md"), Text(about, muted)]))
@@ -232,6 +236,14 @@ class RoundScreen(DrilldownScreen):
     def action_findings(self) -> None:
         self.post_message(Open(FindingsTarget(self.session_id, self.round_number, self._path())))
 
+    def action_discourse(self) -> None:
+        """The round's discourse as the reviewers' responses to each other."""
+        rnd = self.round
+        if rnd is None or not rnd.discourse:
+            self.notify("This round has no discourse.md yet.", timeout=2, markup=False)
+            return
+        self.post_message(Open(DiscourseTarget(self.session_id, rnd.number, rnd.path)))
+
     @on(DataTable.RowSelected, "#reviewers")
     def _open_reviewer(self, event: DataTable.RowSelected) -> None:
         rnd = self.round
@@ -245,7 +257,9 @@ class RoundScreen(DrilldownScreen):
     def _open_doc(self, event: DataTable.RowSelected) -> None:
         rnd = self.round
         name = selected_key(event)
-        if rnd is not None and name:
+        if rnd is not None and name == "discourse.md":
+            self.action_discourse()  # its responses; `o` there opens the file as written
+        elif rnd is not None and name:
             self._open_document(f"{rnd.path}/{name}")
 
     def _open_document(self, rel: str) -> None:
