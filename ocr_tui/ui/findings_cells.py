@@ -7,6 +7,7 @@ e.g. `functools.partial(theme_style, widget)`); every string from disk passes `s
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 from rich.style import Style
 from rich.text import Text
@@ -30,7 +31,7 @@ TRIAGE_COLUMN = ("triage", "Triage")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
 TITLE_MIN, TITLE_SHARE, TITLE_MAX = 24, 40, 72  # the title and file columns share the rest
 WHERE_MIN = 20
-REVIEWERS_MAX = 28
+REVIEWERS_MIN, REVIEWERS_MAX = 14, 28
 
 
 def where(f: Finding) -> str:
@@ -48,41 +49,51 @@ def reviewers_text(f: Finding, width: int = REVIEWERS_MAX) -> str:
     return elide_middle(", ".join(names), width)
 
 
-def column_widths(shown: list[Finding], width: int, triage: bool) -> tuple[int, int]:
-    """Cells for the title and the file:line columns in a terminal `width` wide: what the
-    other columns (as wide as their text) leave, the title first up to TITLE_SHARE, the file
-    next (elided in the middle when short), then the rest of the title up to TITLE_MAX."""
+class Widths(NamedTuple):
+    title: int
+    where: int
+    reviewers: int
+
+
+def column_widths(shown: list[Finding], width: int, triage: bool) -> Widths:
+    """Cells for the title, file:line and reviewers columns in a terminal `width` wide. The
+    short columns are as wide as their text; the reviewers as their names up to REVIEWERS_MAX
+    (less, down to REVIEWERS_MIN, when the title and file would get less than their minimum);
+    the title and the file share the rest: the title first up to TITLE_SHARE, the file next
+    (elided in the middle), then the title again up to TITLE_MAX."""
     others = 8 + 7 + 9  # severity, blocker, evolution
-    others += max((len(reviewers_text(f)) for f in shown), default=0) or 9
     if triage:
-        others += max((len(safe_line(f.triage or "")) for f in shown), default=6) or 6
+        others += max((len(safe_line(f.triage or "")) for f in shown), default=0) or 6
     pad = 2 * (len(COLUMNS) + triage) + 4 + 2  # cell padding, pane border and padding, scrollbar
-    free = max(width - others - pad, TITLE_MIN + WHERE_MIN)
+    avail = width - others - pad
+    reviewers = min(REVIEWERS_MAX, max((len(reviewers_text(f)) for f in shown), default=0) or 9)
+    if avail - reviewers < TITLE_MIN + WHERE_MIN:
+        reviewers = max(REVIEWERS_MIN, min(reviewers, avail - TITLE_MIN - WHERE_MIN))
+    free = max(avail - reviewers, 2 * 12)
+    title_min = min(TITLE_MIN, free // 2)
+    where_min = min(WHERE_MIN, free - title_min)
     title_need = max((len(safe_line(f.title)) for f in shown), default=5)
     where_need = max((len(where(f)) for f in shown), default=9)
-    title = min(title_need, max(TITLE_MIN, min(TITLE_SHARE, free - where_need)))
-    where_width = max(WHERE_MIN, min(where_need, free - title))
+    title = min(title_need, max(title_min, min(TITLE_SHARE, free - where_need)))
+    where_width = max(where_min, min(where_need, free - title))
     title = min(title_need, TITLE_MAX, max(title, free - where_width))
-    return title, where_width
+    return Widths(title, where_width, reviewers)
 
 
-def finding_cells(
-    f: Finding, widths: tuple[int, int], style: ThemeStyle, triage: bool
-) -> list[Text]:
+def finding_cells(f: Finding, widths: Widths, style: ThemeStyle, triage: bool) -> list[Text]:
     """One row: severity, blocker, evolution, title, file:line, reviewers (and triage)."""
     muted = style("foreground-muted")
     resolved = f.evolution == "resolved"
     var = SEVERITY_VAR.get(f.severity or "")
     sev_style = muted if resolved or var is None else style(var, bold=True)
-    title_width, where_width = widths
-    title = clip_end(safe_line(f.title), title_width)
+    title = clip_end(safe_line(f.title), widths.title)
     cells = [
         Text(f.severity or "—", style=sev_style),
         Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
         Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
         Text(title, style=muted if resolved else ""),
-        Text(elide_middle(where(f), where_width), style=muted),
-        Text(reviewers_text(f)),
+        Text(elide_middle(where(f), widths.where), style=muted),
+        Text(reviewers_text(f, widths.reviewers)),
     ]
     if triage:
         cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
