@@ -68,8 +68,45 @@ async def _show(app, pilot, views, cases) -> str:
             shown += screen_checked(app, f"document {rel!r}")
             app.pop_screen()
             await wait_until(pilot, lambda: len(app.screen_stack) == 2, what="back")
+        shown += await _round_readers(app, pilot, case.sid)
         app.pop_screen()
         await wait_until(pilot, lambda: len(app.screen_stack) == 1, what="the list")
+    return shown
+
+
+async def _round_readers(app, pilot, sid: str) -> str:
+    """The latest round's findings, its first finding's detail and its discourse (the screens
+    that read the round's files themselves), each checked; back to the session screen."""
+    from ocr_tui.ui.navigation import DiscourseTarget, FindingsTarget, FindingTarget
+
+    view = app.sessions.get(sid)
+    if view is None or view.framework != "ocr" or not view.rounds:
+        return ""
+    rnd = view.rounds[-1]
+    shown = ""
+    targets = [
+        FindingsTarget(sid, rnd.number, rnd.path),
+        DiscourseTarget(sid, rnd.number, rnd.path),
+    ]
+    for target in targets:
+        app.open_target(target)
+        await wait_until(pilot, lambda: len(app.screen_stack) == 3, what=str(target))
+        screen = app.screen
+        await wait_until(pilot, lambda s=screen: s.loads > 0, what=f"{target} read")
+        await pilot.pause(0.05)
+        shown += screen_checked(app, f"{type(screen).__name__} of {sid!r}")
+        if isinstance(target, FindingsTarget) and screen.findings:
+            first = screen.shown[0] if screen.shown else screen.findings[0]
+            app.open_target(FindingTarget(sid, rnd.number, rnd.path, first.id))
+            await wait_until(pilot, lambda: len(app.screen_stack) == 4, what="the finding")
+            detail = app.screen
+            await wait_until(pilot, lambda d=detail: d.loads > 0, what="the finding read")
+            await pilot.pause(0.05)
+            shown += screen_checked(app, f"finding {first.id} of {sid!r}")
+            app.pop_screen()
+            await wait_until(pilot, lambda: len(app.screen_stack) == 3, what="back")
+        app.pop_screen()
+        await wait_until(pilot, lambda: len(app.screen_stack) == 2, what="back")
     return shown
 
 
