@@ -13,21 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from ocr_tui.core.states import STATES, glyph, session_state  # noqa: F401 (shared names)
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_ago, human_duration, parse_ts
 from ocr_tui.core.view import MapRun, Round, SessionView
-
-# state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
-STATES: dict[str, tuple[str, str]] = {
-    "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
-    "input": ("◆", "waiting on you: an approval gate needs a person"),
-    "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
-    "alert": ("!", "needs attention: interrupted, an error, stale... (see the detail pane)"),
-    "running": ("●", "running: the review or map is in progress"),
-    "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
-    "closed": ("✓", "closed"),
-    "loading": ("…", "reading: not read yet (start-up reads the newest sessions first)"),
-}
 
 PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·", "skipped": "⤼"}
 # Short names for the list's format column; unknown (plugin) frameworks show their own key.
@@ -38,29 +27,6 @@ FRAMEWORKS: dict[str, tuple[str, str]] = {
     "idumb": ("idumb", "iDumb"),
 }
 SEVERITY_KEYS = ("critical", "high", "medium", "low", "info")
-
-
-def session_state(view: SessionView) -> str:
-    """One of STATES' keys."""
-    if view.source == "loading":
-        return "loading"
-    if view.problems:
-        return "problem"
-    if view.status == "closed":
-        return "closed"
-    if view.waiting:
-        return "input"
-    if view.stalled:
-        return "stalled"
-    if view.alerts:
-        return "alert"
-    if view.complete:
-        return "waiting"
-    return "running"
-
-
-def glyph(state: str) -> str:
-    return STATES[state][0]
 
 
 def framework_short(framework: str) -> str:

@@ -162,7 +162,8 @@ class SessionScreen(DrilldownScreen):
         problems.display = bool(view.problems)
         self.query_one("#problems", Static).update(
             Content("\n").join(
-                Content.assemble(("⚠ ", "$warning"), safe_line(p)) for p in view.problems
+                Content.assemble((f"{fmt.glyph('problem')} ", "$error"), safe_line(p))
+                for p in view.problems
             )
         )
 

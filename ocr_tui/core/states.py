@@ -1,0 +1,47 @@
+"""A session's state in one word and one glyph, for every screen and every command.
+
+One vocabulary (issue 16): the list's glyph, the detail pane's, the session screen's, the
+`?` legend, `status` and `--oneline` all come from here. Precedence is the order of STATES:
+what needs the user outranks what is merely so (an interrupted session that was closed shows
+`!`, not `✓`). Pure; no Textual.
+"""
+
+from __future__ import annotations
+
+from ocr_tui.core.view import SessionView
+
+# state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
+STATES: dict[str, tuple[str, str]] = {
+    "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
+    "input": ("◆", "waiting on you: an approval gate needs a person"),
+    "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
+    "alert": ("!", "needs attention: interrupted, an error, stale... (see the detail pane)"),
+    "running": ("●", "running: the review or map is in progress"),
+    "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
+    "closed": ("✓", "closed"),
+    "loading": ("…", "reading: not read yet (start-up reads the newest sessions first)"),
+}
+
+
+def session_state(view: SessionView) -> str:
+    """One of STATES' keys: the first that holds, in STATES' order (reading comes first: a
+    stand-in row has nothing else to say)."""
+    if view.source == "loading":
+        return "loading"
+    if view.problems:
+        return "problem"
+    if view.waiting and view.status != "closed":
+        return "input"
+    if view.stalled and view.status != "closed":
+        return "stalled"
+    if view.alerts:
+        return "alert"  # attention outranks closed: an interrupted session is not done
+    if view.status == "closed":
+        return "closed"
+    if view.complete:
+        return "waiting"
+    return "running"
+
+
+def glyph(state: str) -> str:
+    return STATES[state][0]
