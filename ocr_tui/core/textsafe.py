@@ -57,13 +57,19 @@ def name_key(name: str) -> str:
         )
 
 
+# U+FE0F asks for an emoji's wide presentation (`⚠️`): terminals draw it two cells wide while
+# Rich counts one, which shifts every border after it. Without it the text form is drawn.
+_EMOJI_PRESENTATION = "\ufe0f"
+
+
 def safe_line(text: object) -> str:
     """One line of text with every control character (newlines too) shown as a symbol."""
-    return _CONTROL_INLINE.sub(_visible, unsurrogate(str(text)))
+    text = unsurrogate(str(text)).replace(_EMOJI_PRESENTATION, "")
+    return _CONTROL_INLINE.sub(_visible, text)
 
 
 def safe_block(text: str) -> str:
     """Multi-line text (e.g. a markdown document) with control characters made visible;
     tabs and newlines are kept, CR/LF line ends are normalised."""
-    text = unsurrogate(text).replace("\r\n", "\n")
+    text = unsurrogate(text).replace("\r\n", "\n").replace(_EMOJI_PRESENTATION, "")
     return _CONTROL.sub(_visible, text)

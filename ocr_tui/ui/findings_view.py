@@ -17,9 +17,9 @@ from rich.cells import cell_len
 
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.formats.ocr.discourse import Discourse, Response
-from ocr_tui.formats.ocr.fields import parse_field
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
 from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
+from ocr_tui.ui.markdown_text import keep_line_breaks
 
 # `v`: all, then each minimum severity from the lowest up, then all again.
 MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))
@@ -229,13 +229,6 @@ def _take(text: str, cells: int) -> str:
     return text
 
 
-def _is_field(line: str) -> bool:
-    """`**Severity**: high`, `- **File:** a.py`: a field line of a finding (read as the
-    findings readers read it: `fields.parse_field`, on the line's folded whitespace)."""
-    field = parse_field(" ".join(line.split())[:400], strict=True)
-    return field is not None and field.bold
-
-
 def display_markdown(text: str) -> str:
     """A finding's own section for the detail: without its heading (the screen shows the title)
     and with each field line on a line of its own (markdown would run them into one
@@ -245,10 +238,4 @@ def display_markdown(text: str) -> str:
         lines.pop(0)
     if lines and lines[0].lstrip().startswith("#"):
         lines.pop(0)
-    out = []
-    for i, line in enumerate(lines):
-        following = lines[i + 1] if i + 1 < len(lines) else ""
-        if _is_field(line) and following.strip():
-            line = line.rstrip() + "\\"  # a hard line break
-        out.append(line)
-    return "\n".join(out).strip()
+    return keep_line_breaks("\n".join(lines)).strip()

@@ -126,7 +126,10 @@ def test_reviewers_fit_with_a_count_of_the_rest() -> None:
 
 def test_display_markdown_drops_the_heading_and_breaks_field_lines() -> None:
     text = "### Finding 1: X\n\n**Severity**: high\n- **File:** a.py\n\nWhy.\nMore why."
-    assert display_markdown(text) == "**Severity**: high\\\n- **File:** a.py\n\nWhy.\nMore why."
+    # A list item starts a block of its own: no break is needed (a `\\` would show).
+    assert display_markdown(text) == "**Severity**: high\n- **File:** a.py\n\nWhy.\nMore why."
+    text = "### X\n**Severity**: high\n**Location**: a.py:3\nWhy."
+    assert display_markdown(text) == "**Severity**: high\\\n**Location**: a.py:3\\\nWhy."
     assert display_markdown("## Only a heading\n") == ""
 
 

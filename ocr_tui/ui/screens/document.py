@@ -33,6 +33,7 @@ from ocr_tui.ui import router
 from ocr_tui.ui.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import fmt_datetime, round_label, twin_name
+from ocr_tui.ui.markdown_text import keep_line_breaks
 from ocr_tui.ui.navigation import (
     ROUND_FILE,
     RUN_FILE,
@@ -164,7 +165,7 @@ class DocumentScreen(DrilldownScreen):
             scroll = self.query_one("#doc-scroll", VerticalScroll)
             y = scroll.scroll_y if same_file else 0
             self.text = text
-            await self.query_one("#doc", Markdown).update(text)
+            await self.query_one("#doc", Markdown).update(keep_line_breaks(text))
             self.renders += 1
             scroll.call_after_refresh(scroll.scroll_to, y=y, animate=False, immediate=True)
         self.loads += 1
@@ -198,6 +199,11 @@ class DocumentScreen(DrilldownScreen):
             note.update(text if isinstance(text, Content) else Content(safe_line(text)))
 
     # -- actions ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "step":  # `[` / `]` only for a file of a round or a map run
+            return bool(ROUND_FILE.match(self.rel_path) or RUN_FILE.match(self.rel_path))
+        return True
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#doc-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)

@@ -1,0 +1,85 @@
+"""OCR's key/value and response lines keep their line breaks when rendered (issue 16, item 10)."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Markdown
+
+from ocr_tui.core.textsafe import safe_block, safe_line
+from ocr_tui.ui.markdown_text import keep_line_breaks
+
+FINAL = """### 1. SQL injection in search
+**Flagged by**: @principal-1, @security-1
+**Type**: security
+**Location**: `src/search.ts:42`
+Parameterise the query.
+"""
+
+DISCOURSE = """## Discourse from principal-1
+
+AGREE quality-1 "Dead code"
+CHALLENGE security-1 "SQL injection" — validated upstream
+- **CONNECT** "A" → quality-2 "B"
+SURFACE
+"""
+
+
+def test_field_and_response_lines_get_hard_breaks() -> None:
+    out = keep_line_breaks(FINAL).split("\n")
+    assert out[1].endswith("\\") and out[2].endswith("\\") and out[3].endswith("\\")
+    assert not out[4].endswith("\\")  # prose is left as it is
+    out = keep_line_breaks(DISCOURSE).split("\n")
+    assert out[2].endswith("\\")  # AGREE, then CHALLENGE
+    assert not out[3].endswith("\\")  # the next line is a list item: a block of its own
+    assert out[4].endswith("\\")  # CONNECT, then SURFACE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\n**Key**: in code\nnext\n```\n",  # fenced code is left alone
+        "**Key**: last line",
+        "**Key**: value\n\nnew paragraph",
+        "**Key**: value\n| a | b |",
+        "**Key**: value\n1. item",
+        "I agree with this\nand that",  # prose, not a response
+        "**Key**: value  \nalready broken",
+    ],
+)
+def test_nothing_else_changes(text: str) -> None:
+    assert keep_line_breaks(text) == text
+
+
+def screen_rows(svg: str) -> list[str]:
+    """The rows of text of an SVG screenshot."""
+    rows: dict[str, list[tuple[float, str]]] = {}
+    for m in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>(.*?)</text>', svg):
+        rows.setdefault(m.group(2), []).append((float(m.group(1)), html.unescape(m.group(3))))
+    return [
+        "".join(t for _, t in sorted(r)).replace("\xa0", " ")
+        for _, r in sorted(rows.items(), key=lambda kv: float(kv[0]))
+    ]
+
+
+async def test_rendered_lines_stay_apart() -> None:
+    class Doc(App):
+        def compose(self) -> ComposeResult:
+            yield Markdown(keep_line_breaks(FINAL + "\n" + DISCOURSE))
+
+    async with Doc().run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        rows = [r.strip() for r in screen_rows(pilot.app.export_screenshot())]
+    for line in ("Flagged by: @principal-1, @security-1", "Type: security", "SURFACE"):
+        assert any(r.startswith(line) for r in rows), rows
+    assert any(r.startswith('AGREE quality-1 "Dead code"') and "CHALLENGE" not in r for r in rows)
+
+
+def test_wide_emoji_presentation_is_dropped() -> None:
+    """`⚠️` is drawn two cells wide by terminals but counted one: its text form keeps borders
+    where they belong."""
+    assert safe_line("⚠️ Partial") == "⚠ Partial"
+    assert safe_block("a ✅️\nb") == "a ✅\nb"
