@@ -175,9 +175,18 @@ class FindingsQuery:
         label = next(name for key, name, _ in SORTS if key == self.sort)
         return f"by {label}{' ↑' if self.reverse else ''}"
 
-    def next_severity(self) -> FindingsQuery:
+    def next_severity(self, findings: list[Finding] | None = None) -> FindingsQuery:
+        """The next minimum severity (all → info → low → … → critical → all); given the
+        round's `findings`, the next one that changes what is shown (a `v` that shows the same
+        rows looks like a key that does nothing)."""
         i = MIN_SEVERITIES.index(self.min_severity)
-        return replace(self, min_severity=MIN_SEVERITIES[(i + 1) % len(MIN_SEVERITIES)])
+        now = self.apply(findings) if findings is not None else None
+        for step in range(1, len(MIN_SEVERITIES)):
+            level = MIN_SEVERITIES[(i + step) % len(MIN_SEVERITIES)]
+            q = replace(self, min_severity=level)
+            if now is None or level is None or q.apply(findings) != now:
+                return q
+        return replace(self, min_severity=None)
 
     def next_triage(self, findings: list[Finding]) -> FindingsQuery:
         """Any → each triage state the round's findings have (in workflow order) → any."""

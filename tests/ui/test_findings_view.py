@@ -140,3 +140,16 @@ def test_clip_end_counts_cells() -> None:
     assert clip_end("abc", 3) == "abc"
     assert clip_end("日本語です", 5) == "日本…"
     assert clip_end("abc", 0) == ""
+
+
+def test_v_skips_a_level_that_shows_the_same_rows() -> None:
+    q = FindingsQuery()
+    seen = []
+    for _ in range(6):
+        q = q.next_severity(ROUND)
+        seen.append(q.min_severity)
+    # ROUND has a finding without a severity: ≥ info drops it; ≥ low drops nothing more (all
+    # others are low or above) and is skipped; ≥ medium drops Typo; and so on, back to all.
+    assert seen == ["info", "medium", "high", "critical", None, "info"]
+    every = [f for f in ROUND if f.severity]
+    assert FindingsQuery().next_severity(every).min_severity == "medium"  # info, low: same

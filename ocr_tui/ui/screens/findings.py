@@ -223,7 +223,7 @@ class FindingsScreen(RoundReaderScreen):
     # -- actions ----------------------------------------------------------------------------
 
     def action_cycle_severity(self) -> None:
-        self._set_query(self.query_state.next_severity())
+        self._set_query(self.query_state.next_severity(self.findings or []))
 
     def action_toggle_blockers(self) -> None:
         q = self.query_state

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 
 def unique_keys(keys: Sequence[str]) -> list[str]:
@@ -108,6 +111,25 @@ class DrillTable(DataTable):
             self._update_count += 1  # part of every cached row's key
             self.refresh()
 
+    def _fit_columns(self) -> None:
+        """Columns as wide as their widest cell now (DataTable only ever widens them: a cell
+        that got shorter left its column wide, and a horizontal scrollbar with it)."""
+        changed = False
+        for i, (key, _label) in enumerate(self._column_spec):
+            column = self.columns.get(ColumnKey(key))
+            if column is None:
+                continue
+            widths = [_cell_width(cells[i]) for cells in self._cells.values() if i < len(cells)]
+            want = max([column.label.cell_len, *widths])
+            if want < column.content_width:
+                column.content_width = want
+                changed = True
+        if changed:
+            self._clear_caches()
+            self._update_dimensions([])
+            self._update_count += 1
+            self.refresh()
+
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         """Show `rows` (`(key, cells)`), changing only what changed. The cursor stays on the
         same key (or at the same position if its row went away). Rows with one key are all
@@ -128,11 +150,14 @@ class DrillTable(DataTable):
                     if old is None or i >= len(old) or old[i] != cells[i]:
                         self.update_cell(key, col, cells[i], update_width=True)
                 self._cells[key] = cells
+            self._fit_columns()
             return
         cursor_key = self.cursor_key
         cursor_row = self.cursor_row
         self.clear()
         self._cells = {}
+        for column in self.columns.values():  # measured anew from the rows below: a
+            column.content_width = column.label.cell_len  # column never shrinks by itself
         for key, cells in rows:
             cells = tuple(cells)
             self.add_row(*cells, key=key)
@@ -141,3 +166,10 @@ class DrillTable(DataTable):
             return
         target = keys.index(cursor_key) if cursor_key in keys else min(cursor_row, len(keys) - 1)
         self.move_cursor(row=max(target, 0), animate=False)
+
+
+def _cell_width(cell: object) -> int:
+    """A cell's width in terminal cells (its longest line): a Text, or a number."""
+    if isinstance(cell, Text):
+        return max((line.cell_len for line in cell.split("\n")), default=0)
+    return cell_len(str(cell))
