@@ -28,6 +28,11 @@ COLUMNS = [
     ("reviewers", "Reviewers"),
 ]
 TRIAGE_COLUMN = ("triage", "Triage")
+# Below COMPACT_BELOW columns the short columns use short words: the title and file get the room.
+COMPACT_BELOW = 110
+COMPACT_LABELS = {"severity": "Sev", "blocker": "B", "evolution": "Evol"}
+FULL_LABELS = {key: label for key, label in COLUMNS if key in COMPACT_LABELS}
+SHORT = {"critical": "crit", "medium": "med", "resolved": "res"}
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
 TITLE_MIN, TITLE_SHARE, TITLE_MAX = 24, 40, 72  # the title and file columns share the rest
 WHERE_MIN = 20
@@ -61,7 +66,7 @@ def column_widths(shown: list[Finding], width: int, triage: bool) -> Widths:
     (less, down to REVIEWERS_MIN, when the title and file would get less than their minimum);
     the title and the file share the rest: the title first up to TITLE_SHARE, the file next
     (elided in the middle), then the title again up to TITLE_MAX."""
-    others = 8 + 7 + 9  # severity, blocker, evolution
+    others = 4 + 1 + 4 if width < COMPACT_BELOW else 8 + 7 + 9  # severity, blocker, evolution
     if triage:
         others += max((len(safe_line(f.triage or "")) for f in shown), default=0) or 6
     pad = 2 * (len(COLUMNS) + triage) + 4 + 2  # cell padding, pane border and padding, scrollbar
@@ -80,17 +85,25 @@ def column_widths(shown: list[Finding], width: int, triage: bool) -> Widths:
     return Widths(title, where_width, reviewers)
 
 
-def finding_cells(f: Finding, widths: Widths, style: ThemeStyle, triage: bool) -> list[Text]:
-    """One row: severity, blocker, evolution, title, file:line, reviewers (and triage)."""
+def finding_cells(
+    f: Finding, widths: Widths, style: ThemeStyle, triage: bool, compact: bool = False
+) -> list[Text]:
+    """One row: severity, blocker, evolution, title, file:line, reviewers (and triage);
+    `compact`: the short words of a narrow terminal (`crit`, `●`, `res`)."""
     muted = style("foreground-muted")
     resolved = f.evolution == "resolved"
     var = SEVERITY_VAR.get(f.severity or "")
     sev_style = muted if resolved or var is None else style(var, bold=True)
     title = clip_end(safe_line(f.title), widths.title)
     cells = [
-        Text(f.severity or "—", style=sev_style),
-        Text("blocker" if f.blocker else "·", style="" if f.blocker else muted),
-        Text(f.evolution or "·", style=muted if f.evolution in (None, "resolved") else ""),
+        Text(short(f.severity or "—", compact), style=sev_style),
+        Text(
+            ("●" if compact else "blocker") if f.blocker else "·", style="" if f.blocker else muted
+        ),
+        Text(
+            short(f.evolution or "·", compact),
+            style=muted if f.evolution in (None, "resolved") else "",
+        ),
         Text(title, style=muted if resolved else ""),
         Text(elide_middle(where(f), widths.where), style=muted),
         Text(reviewers_text(f, widths.reviewers)),
@@ -98,3 +111,7 @@ def finding_cells(f: Finding, widths: Widths, style: ThemeStyle, triage: bool) -
     if triage:
         cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
     return cells
+
+
+def short(word: str, compact: bool) -> str:
+    return SHORT.get(word, word) if compact else word

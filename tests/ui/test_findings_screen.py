@@ -466,3 +466,16 @@ async def test_columns_fit_their_rows_after_a_filter(project: Project) -> None:
         await pilot.press("b")
         await pilot.pause()
         assert t.columns[ColumnKey("title")].content_width == width
+
+
+def test_snapshot_findings_at_80_columns(snap_compare, project: Project) -> None:
+    """80×24: short words in the short columns (Sev, B, Evol), the room to title and file."""
+    give_findings(project)
+
+    async def run_before(pilot: Pilot) -> None:
+        await open_findings(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(project, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

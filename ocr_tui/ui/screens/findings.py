@@ -32,7 +32,16 @@ from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_cells import COLUMNS, TRIAGE_COLUMN, column_widths, finding_cells, where
+from ocr_tui.ui.findings_cells import (
+    COLUMNS,
+    COMPACT_BELOW,
+    COMPACT_LABELS,
+    FULL_LABELS,
+    TRIAGE_COLUMN,
+    column_widths,
+    finding_cells,
+    where,
+)
 from ocr_tui.ui.findings_view import FindingsQuery, Loaded, read_round
 from ocr_tui.ui.navigation import (
     FindingsTarget,
@@ -75,6 +84,7 @@ class FindingsScreen(RoundReaderScreen):
         self.problems: list[str] = []
         self.query_state = FindingsQuery()
         self._triage = False  # whether the table has the triage column
+        self._compact = False  # whether the short columns use their short words
 
     @classmethod
     def for_target(cls, target: FindingsTarget) -> FindingsScreen:
@@ -152,6 +162,7 @@ class FindingsScreen(RoundReaderScreen):
         table = DrillTable([*COLUMNS, TRIAGE_COLUMN] if triage else COLUMNS, id="findings")
         await self.query_one("#findings-pane").mount(table, before="#findings-empty")
         self._triage = triage
+        self._compact = False  # the new table has the full labels
         if had_focus:
             table.focus()
 
@@ -197,9 +208,15 @@ class FindingsScreen(RoundReaderScreen):
             return
         count.update(Content.assemble((self.count_text(), "")))
         shown = self.shown
+        compact = 0 < self.size.width < COMPACT_BELOW
+        if compact != self._compact:
+            self._compact = compact
+            labels = COMPACT_LABELS if compact else FULL_LABELS
+            self.query_one("#findings", DrillTable).set_labels(labels)
         widths = column_widths(shown, self.size.width, self._triage)
         style = partial(theme_style, self)
-        self._fill([(f.id, finding_cells(f, widths, style, self._triage)) for f in shown])
+        triage = self._triage
+        self._fill([(f.id, finding_cells(f, widths, style, triage, compact)) for f in shown])
         self._show_empty(
             "No findings in this round."
             if not self.findings

@@ -111,7 +111,7 @@ class DrillTable(DataTable):
             self._update_count += 1  # part of every cached row's key
             self.refresh()
 
-    def _fit_columns(self) -> None:
+    def _fit_columns(self, *, force: bool = False) -> None:
         """Columns as wide as their widest cell now (DataTable only ever widens them: a cell
         that got shorter left its column wide, and a horizontal scrollbar with it)."""
         changed = False
@@ -121,14 +121,23 @@ class DrillTable(DataTable):
                 continue
             widths = [_cell_width(cells[i]) for cells in self._cells.values() if i < len(cells)]
             want = max([column.label.cell_len, *widths])
-            if want < column.content_width:
+            if want != column.content_width:
                 column.content_width = want
                 changed = True
-        if changed:
+        if changed or force:
             self._clear_caches()
             self._update_dimensions([])
             self._update_count += 1
             self.refresh()
+
+    def set_labels(self, labels: dict[str, str]) -> None:
+        """New header labels for some columns (by key), e.g. shorter ones in a narrow terminal;
+        the columns are measured again."""
+        for key, label in labels.items():
+            column = self.columns.get(ColumnKey(key))
+            if column is not None:
+                column.label = Text(label)
+        self._fit_columns(force=True)
 
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         """Show `rows` (`(key, cells)`), changing only what changed. The cursor stays on the
