@@ -248,6 +248,14 @@ def _shown(file: str) -> str:
     return text if len(text) <= 100 else text[:99] + "…"
 
 
+def _home(path: str) -> str:
+    """`~/src/app` for a path under the home directory: where it looked, short."""
+    home = os.path.expanduser("~")
+    if home not in ("", "/") and (path == home or path.startswith(home + os.sep)):
+        return "~" + path[len(home) :]
+    return path
+
+
 def resolve_file(root: Path, file: str) -> Path | Refusal:
     """The file a finding names, as a resolved absolute path inside `root`, or why not."""
     if not isinstance(file, str) or not file.strip(" "):
@@ -263,11 +271,11 @@ def resolve_file(root: Path, file: str) -> Path | Refusal:
     except (OSError, ValueError):
         return Refusal(f"{shown} is not a usable file name.")
     if not inside(real, [top]):
-        return Refusal(f"{shown} is not in this project.")
+        return Refusal(f"{shown} is not in this project ({_shown(_home(top))}).")
     try:
         st = os.stat(real)
     except (FileNotFoundError, NotADirectoryError):
-        return Refusal(f"{shown} does not exist.")
+        return Refusal(f"{shown} does not exist in {_shown(_home(top))}.")
     except OSError as exc:
         return Refusal(f"{shown} cannot be opened ({exc.strerror or type(exc).__name__}).")
     if stat.S_ISDIR(st.st_mode):

@@ -235,7 +235,10 @@ def test_env_defaults_to_os_environ(root, monkeypatch):
 
 def test_outside_the_root(root, tmp_path):
     (tmp_path / "secret.py").write_text("x")
-    assert refused(plan(root, "../secret.py", 1, ENV)) == "../secret.py is not in this project."
+    assert (
+        refused(plan(root, "../secret.py", 1, ENV))
+        == f"../secret.py is not in this project ({root.resolve()})."
+    )
     assert "not in this project" in refused(plan(root, str(tmp_path / "secret.py"), 1, ENV))
     assert "not in this project" in refused(plan(root, "/etc/passwd", 1, ENV))
     assert "not in this project" in refused(plan(root, "src/../../secret.py", 1, ENV))
@@ -252,15 +255,27 @@ def test_a_symlink_out_of_the_project(root, tmp_path):
     (tmp_path / "secret.py").write_text("x")
     (root / "src" / "out.py").symlink_to(tmp_path / "secret.py")
     (root / "outdir").symlink_to(tmp_path)
-    assert refused(plan(root, "src/out.py", 1, ENV)) == "src/out.py is not in this project."
+    assert (
+        refused(plan(root, "src/out.py", 1, ENV))
+        == f"src/out.py is not in this project ({root.resolve()})."
+    )
     assert "not in this project" in refused(plan(root, "outdir/secret.py", 1, ENV))
 
 
 def test_missing(root):
-    assert refused(plan(root, "src/nope.py", 1, ENV)) == "src/nope.py does not exist."
-    assert refused(plan(root, "src/x.py/y", 1, ENV)) == "src/x.py/y does not exist."
+    assert (
+        refused(plan(root, "src/nope.py", 1, ENV))
+        == f"src/nope.py does not exist in {root.resolve()}."
+    )
+    assert (
+        refused(plan(root, "src/x.py/y", 1, ENV))
+        == f"src/x.py/y does not exist in {root.resolve()}."
+    )
     (root / "dangling.py").symlink_to(root / "gone.py")
-    assert refused(plan(root, "dangling.py", 1, ENV)) == "dangling.py does not exist."
+    assert (
+        refused(plan(root, "dangling.py", 1, ENV))
+        == f"dangling.py does not exist in {root.resolve()}."
+    )
 
 
 def test_a_directory_or_the_root_itself(root):
@@ -304,8 +319,10 @@ def test_a_leading_dash_is_never_an_option(root):
         p = ok(plan(root, name, 4, ENV))
         assert p.argv == ("vim", "+4", real(root / name))
         assert p.argv[-1].startswith("/")
-    assert refused(plan(root, "--cmd=!sh", 1, ENV)) == "--cmd=!sh does not exist."
-    assert refused(plan(root, "-c", 1, ENV)) == "-c does not exist."
+    assert (
+        refused(plan(root, "--cmd=!sh", 1, ENV)) == f"--cmd=!sh does not exist in {root.resolve()}."
+    )
+    assert refused(plan(root, "-c", 1, ENV)) == f"-c does not exist in {root.resolve()}."
 
 
 def test_no_editor(root):
@@ -314,7 +331,7 @@ def test_no_editor(root):
 
 
 def test_the_file_is_checked_before_the_editor(root):
-    assert refused(plan(root, "nope.py", 1, {})) == "nope.py does not exist."
+    assert refused(plan(root, "nope.py", 1, {})) == f"nope.py does not exist in {root.resolve()}."
 
 
 def test_plan_never_raises(root):
