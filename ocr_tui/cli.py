@@ -1,10 +1,16 @@
 """Command line: `ocr-tui [COMMAND] [PATH]`. Headless commands answer without a screen (their
 text: `ocr_tui.status_text`, `ocr_tui.watch_stream`); the dashboard is built through the one
-factory `make_app`. Every command runs under `ocr_tui.stdout`'s guard."""
+factory `make_app`, and only for a terminal. Every command runs under `ocr_tui.stdout`'s guard.
+
+Exit codes: 0 done; 1 a write error (`ocr_tui.stdout`) or `findings --fail-on`; 2 a usage
+error (argparse's, an unknown command word), a PATH that does not exist, no project, an unknown
+session or round, the dashboard without a terminal."""
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import re
 import sys
 from pathlib import Path
@@ -14,7 +20,7 @@ from ocr_tui import findings_cli
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.status_text import oneline, table
+from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
 from ocr_tui.stdout import run_guarded
 from ocr_tui.watch_stream import run_watch
 
@@ -25,8 +31,36 @@ if TYPE_CHECKING:
     from ocr_tui.ui.app import OcrTuiApp
 
 COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard")
+TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
 EXIT_NO_PROJECT = 2
 EXIT_NO_SESSION = 2  # `--session ID` names no session (as a missing project: not found)
+EXIT_NO_TERMINAL = 2  # the dashboard with no terminal to draw on
+FORCE_TTY = "OCR_TUI_FORCE_TTY"  # =1: open the dashboard even where no terminal is detected
+
+
+def version() -> str:
+    """The installed distribution's version, else (run from a source tree) the package's."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("ocr-tui")
+    except PackageNotFoundError:
+        from ocr_tui import __version__
+
+        return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`: looked up only when asked for (the metadata costs tens of milliseconds,
+    too much for every `status --oneline` of a tmux status bar)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        sys.stdout.write(f"ocr-tui {version()}\n")  # as argparse's own: stdout, exit 0
+        parser.exit()
 
 
 def parse_duration(text: str) -> float:
@@ -54,6 +88,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _width(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
+    return value
+
+
 def _only(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--session",
@@ -69,8 +113,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ocr-tui",
         description="A live terminal dashboard for Open Code Review sessions (and the code"
         " workflow, scientific analysis and iDumb formats).",
-        epilog="With no command, opens the dashboard on PATH.",
+        epilog="With no command, opens the dashboard on PATH (an existing directory; a"
+        " directory named like a command: ./NAME).",
     )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     d = sub.add_parser("dashboard", help="open the live dashboard (the default)")
@@ -84,6 +130,14 @@ def build_parser() -> argparse.ArgumentParser:
     fmt = s.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
+    s.add_argument(
+        "--max-width",
+        type=_width,
+        default=None,
+        metavar="N",
+        help=f"fit the table or the line in N columns (0: no limit; default: --oneline"
+        f" {ONELINE_WIDTH}, the table the terminal's width, or $COLUMNS, else no limit)",
+    )
 
     findings_cli.add_parser(sub, _common)
 
@@ -110,8 +164,69 @@ def _project(path: str | None) -> Project | None:
     try:
         return find_project(path)
     except ProjectNotFound as exc:
-        print(f"ocr-tui: {exc}", file=sys.stderr)
+        print(f"ocr-tui: {safe_line(exc)}", file=sys.stderr)
         return None
+
+
+def missing_path(path: str | None) -> bool:
+    """PATH names nothing: not a directory, a file in one, nor a project's `.ocr/sessions`
+    that is not made yet (its `.ocr` is there)."""
+    if path is None or os.path.exists(path):
+        return False
+    p = Path(os.path.abspath(path))
+    return not (p.name == "sessions" and p.parent.name == ".ocr" and p.parent.is_dir())
+
+
+def no_such_directory(path: str) -> int:
+    print(f"ocr-tui: no such directory: {safe_line(path)}", file=sys.stderr)
+    return EXIT_NO_PROJECT
+
+
+def unknown_word(word: str) -> str:
+    """What argparse says (exit 2) for `ocr-tui WORD` when WORD is neither a command nor an
+    existing path: the closest command, or the list of them."""
+    names = {c: c for c in COMMANDS} | {"help": "--help", "version": "--version"}
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
+    said = f"{safe_line(word)!r} is neither a command nor an existing directory"
+    if close:
+        return f"{said}; did you mean {names[close[0]]!r}?"
+    return f"{said} (commands: {', '.join(COMMANDS)})"
+
+
+def looks_like_path(word: str) -> bool:
+    """`./x`, `~/x`, `a/b`, `..`: meant as a path whatever it names, never as a command."""
+    seps = {os.sep} | ({os.altsep} if os.altsep else set())
+    return word.startswith((".", "~")) or any(sep in word for sep in seps)
+
+
+def terminal_missing() -> str | None:
+    """Which of stdout and the stream the dashboard draws on (Textual draws on the real
+    stderr) is not a terminal, or None (both are, or OCR_TUI_FORCE_TTY=1 says to go on)."""
+    if os.environ.get(FORCE_TTY, "") == "1":
+        return None
+    for name, stream in (("stdout", sys.stdout), ("stderr", sys.__stderr__)):
+        try:
+            tty = stream is not None and bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            tty = False
+        if not tty:
+            return name
+    return None
+
+
+def refuse_without_terminal() -> int | None:
+    """Exit 2 with one plain line when the dashboard has no terminal (a script, CI, a pipe):
+    it would write escape sequences forever to whatever reads them."""
+    name = terminal_missing()
+    if name is None:
+        return None
+    print(
+        f"ocr-tui: the dashboard needs a terminal, and {name} is not one. Without a screen:"
+        " `ocr-tui status` (--json, --oneline) or `ocr-tui watch --jsonl`;"
+        f" {FORCE_TTY}=1 opens the dashboard anyway.",
+        file=sys.stderr,
+    )
+    return EXIT_NO_TERMINAL
 
 
 # --- status ----------------------------------------------------------------------------------
@@ -137,12 +252,15 @@ def cmd_status(args: argparse.Namespace) -> int:
         if args.session:
             snap.sessions = [v for v in snap.sessions if v.id in args.session]
         print(encode_json(snap))
-    elif args.oneline:
-        print(oneline(sessions))
+        return 0
+    width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
+    if args.oneline:
+        default = ONELINE_WIDTH if width is None else min(ONELINE_WIDTH, width)
+        print(oneline(sessions, default if args.max_width is None else width))
     elif not sessions:
         print(f"No sessions yet in {safe_line(project.sessions_dir)}")
     else:
-        print(table(sessions))
+        print(table(sessions, width))
     return 0
 
 
@@ -168,6 +286,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
+    refused = refuse_without_terminal()
+    if refused is not None:
+        return refused
     start = Path(args.path) if args.path else Path.cwd()
     try:
         project: Project | None = find_project(start)
@@ -208,6 +329,9 @@ def make_app(
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    refused = refuse_without_terminal()
+    if refused is not None:
+        return refused
     app = make_app(None, demo=True, bell=args.bell)
     app.run()
     return app.return_code or 0
@@ -232,10 +356,18 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # `ocr-tui [PATH]` and `ocr-tui --poll` open the dashboard.
-    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help")):
+    parser = build_parser()
+    # `ocr-tui [PATH]` and `ocr-tui --poll` open the dashboard. A command's name is the
+    # command (`./status` is the directory).
+    implicit = not argv or (argv[0] not in COMMANDS and argv[0] not in TOP_LEVEL)
+    if implicit:
         argv.insert(0, "dashboard")
-    args = build_parser().parse_args(argv)
+    args = parser.parse_args(argv)
+    path = getattr(args, "path", None)
+    if missing_path(path):
+        if implicit and not looks_like_path(path):  # `ocr-tui stauts`: a mistyped command
+            parser.error(unknown_word(path))
+        return no_such_directory(path)
     handler = {
         "status": cmd_status,
         "findings": cmd_findings,

@@ -6,3 +6,4 @@ import pytest
 @pytest.fixture(autouse=True)
 def _no_user_cache(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", "off")
+    monkeypatch.delenv("COLUMNS", raising=False)  # `status` fits its table to $COLUMNS

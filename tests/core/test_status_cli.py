@@ -1,5 +1,6 @@
 """`ocr-tui status`: the --json schema and order, ASCII-only output, --oneline, the readable
-table (no raw control character from disk ever reaches it), and the installed script."""
+table (no raw control character from disk ever reaches it), and the installed script. (Fitting
+the table and the line to a width: test_cli_width.py.)"""
 
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ SEVERITY_KEYS = ["critical", "high", "medium", "low", "info"]
 COUNTS_KEYS = ["blockers", "should_fix", "suggestions"]
 RUN_KEYS = ["number", "complete", "files"]
 TS = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+
+
+@pytest.fixture(autouse=True)
+def _no_columns(monkeypatch):
+    """Through a pipe the table fits $COLUMNS when it is set: these tests read it whole."""
+    monkeypatch.delenv("COLUMNS", raising=False)
 
 
 @pytest.fixture
@@ -260,12 +267,17 @@ def test_json_with_the_db_store(tree, capsys, fixed_clock):
 
 
 def test_oneline_like_the_issue_example(tree, capsys, fixed_clock):
+    """Whole (no width limit), it is the issue's example led by the state glyph; by default it
+    fits 60 columns: the kind `review`, the id's date and the reviewer count give way."""
     build_rich_project(tree)
-    code, out, err = run_cli(capsys, str(tree.root), "--oneline")
+    code, out, err = run_cli(capsys, str(tree.root), "--oneline", "--max-width", "0")
     assert code == 0 and err == ""
     assert out == (
-        "2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 3 findings · 12m\n"
+        "● 2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 3 findings · 12m\n"
     )
+    code, out, err = run_cli(capsys, str(tree.root), "--oneline")
+    assert code == 0 and err == ""
+    assert out == "● main 4/8 Parallel Reviews · R2 · 3 findings · 12m\n"
 
 
 def test_oneline_prefers_the_newest_running_session(tree, capsys, fixed_clock):
@@ -278,8 +290,8 @@ def test_oneline_prefers_the_newest_running_session(tree, capsys, fixed_clock):
     tree.session("2026-03-08-running").state(
         status="active", current_phase="reviews", mtime=ago(minutes=30)
     )
-    _, out, _ = run_cli(capsys, str(tree.root), "--oneline")
-    assert out.startswith("2026-03-08-running review 4/8 Parallel Reviews")
+    _, out, _ = run_cli(capsys, str(tree.root), "--oneline", "--max-width", "0")
+    assert out.startswith("● 2026-03-08-running review 4/8 Parallel Reviews")
     assert out.count("\n") == 1
 
 
@@ -288,8 +300,8 @@ def test_oneline_without_running_sessions_shows_the_newest(tree, capsys, fixed_c
     tree.session("2026-03-02-b").state(
         status="closed", current_phase="complete", mtime=ago(hours=2)
     )
-    _, out, _ = run_cli(capsys, str(tree.root), "--oneline")
-    assert out.startswith("2026-03-02-b review 8/8 Complete")
+    _, out, _ = run_cli(capsys, str(tree.root), "--oneline", "--max-width", "0")
+    assert out.startswith("✓ 2026-03-02-b review 8/8 Complete")
 
 
 def test_oneline_map_session(tree, capsys, fixed_clock):
@@ -297,8 +309,8 @@ def test_oneline_map_session(tree, capsys, fixed_clock):
     s.run(1, topology=topology_md("a"))
     s.state(workflow_type="map", status="active", current_phase="flow-analysis",
             map_started_at=iso(ago(minutes=3)))  # fmt: skip
-    _, out, _ = run_cli(capsys, str(tree.root), "--oneline")
-    assert out.startswith("2026-03-10-map map 3/6 Flow Tracing")
+    _, out, _ = run_cli(capsys, str(tree.root), "--oneline", "--max-width", "0")
+    assert out.startswith("⚠ 2026-03-10-map map 3/6 Flow Tracing")  # no activity: stalled
     assert "R1" not in out and "reviewers" not in out
 
 
@@ -332,7 +344,9 @@ def _plant_evil(tree) -> None:
 RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
-@pytest.mark.parametrize("fmt", [[], ["--oneline"]])
+@pytest.mark.parametrize(
+    "fmt", [[], ["--oneline", "--max-width", "0"], ["--oneline"], ["--max-width", "50"]]
+)
 def test_readable_outputs_never_contain_raw_control_characters(tree, capsys, fixed_clock, fmt):
     _plant_evil(tree)
     code, out, err = run_cli(capsys, str(tree.root), *fmt)
@@ -340,7 +354,8 @@ def test_readable_outputs_never_contain_raw_control_characters(tree, capsys, fix
     assert "\x1b" not in out and "\x07" not in out and "\x9b" not in out
     assert not RAW_CONTROL.search(out), repr(out)
     assert not RAW_CONTROL.search(err)
-    assert "pwned" in out.lower()  # shown, made visible, not dropped
+    if fmt in ([], ["--oneline", "--max-width", "0"]):  # whole: nothing cut away
+        assert "pwned" in out.lower()  # shown, made visible, not dropped
 
 
 def test_table_lists_every_session_and_its_problems(tree, capsys, fixed_clock):
@@ -349,8 +364,9 @@ def test_table_lists_every_session_and_its_problems(tree, capsys, fixed_clock):
     lines = out.splitlines()
     assert lines[0].split()[:4] == ["SESSION", "STATUS", "WORKFLOW", "PHASE"]
     assert any("2026-03-10-plain" in ln and "7/8 Final Synthesis" in ln for ln in lines)
-    problem_lines = [ln for ln in lines if ln.startswith("! ")]
+    problem_lines = [ln for ln in lines if ln.startswith("✗ ")]  # core.states' problem glyph
     assert len(problem_lines) >= 3  # workflow_type, status, started_at, unknown phase
+    assert not any(ln.startswith("! ") for ln in lines)  # `!` means "needs attention"
 
 
 def test_control_characters_in_the_json_are_escaped_not_raw(tree, capsys, fixed_clock):
@@ -440,7 +456,7 @@ def table_rows(out: str) -> list[dict[str, str]]:
     return [
         {name: line[start:end].strip() for (name, start), end in zip(cols, ends, strict=True)}
         for line in lines[1:]
-        if not line.startswith("! ")
+        if not line.startswith("✗ ")
     ]
 
 
@@ -497,8 +513,10 @@ def test_session_option_picks_sessions_by_id(tree, capsys, fixed_clock):
         capsys, tree.root, "--session", "2026-03-08-old", "--session", "2026-03-10-main"
     )
     assert sorted(s["id"] for s in doc["sessions"]) == ["2026-03-08-old", "2026-03-10-main"]
-    code, out, err = run_cli(capsys, str(tree.root), "--oneline", "--session", "2026-03-08-old")
-    assert code == 0 and out.startswith("2026-03-08-old ")
+    code, out, err = run_cli(
+        capsys, str(tree.root), "--oneline", "--max-width", "0", "--session", "2026-03-08-old"
+    )
+    assert code == 0 and out.startswith("⚠ 2026-03-08-old ")  # stalled: no activity
     code, out, err = run_cli(capsys, str(tree.root), "--session", "2026-03-09-fix")
     assert code == 0 and "2026-03-09-fix" in out and "2026-03-10-main" not in out
     code, out, err = run_cli(capsys, str(tree.root), "--json", "--session", "nope\x1b[2J")
