@@ -87,27 +87,53 @@ def to_json(f: Finding) -> dict:
     }
 
 
-def gate(findings: list[Finding], fail_on: str | None) -> bool:
-    """Does `--fail-on` fail on these findings (resolved ones never count)?"""
+def failing(findings: list[Finding], fail_on: str | None) -> list[Finding]:
+    """The findings `--fail-on` fails on (resolved ones never count)."""
     if not fail_on:
-        return False
+        return []
     live = [f for f in findings if f.evolution != "resolved"]
     if fail_on == "blocker":
-        return any(f.blocker for f in live)
-    return any(
-        f.severity is not None and severity_rank(f.severity) <= severity_rank(fail_on) for f in live
+        return [f for f in live if f.blocker]
+    rank = severity_rank(fail_on)
+    return [f for f in live if f.severity is not None and severity_rank(f.severity) <= rank]
+
+
+def gate(findings: list[Finding], fail_on: str | None) -> bool:
+    """Does `--fail-on` fail on these findings?"""
+    return bool(failing(findings, fail_on))
+
+
+def gate_reason(findings: list[Finding], fail_on: str) -> str:
+    """Why the gate failed, in one line: `2 findings at high or worse are not resolved`."""
+    bad = failing(findings, fail_on)
+    n = len(bad)
+    what = (
+        f"{n} blocker{'s' if n != 1 else ''}"
+        if fail_on == "blocker"
+        else f"{n} finding{'s' if n != 1 else ''} at {fail_on}"
+        + (" or worse" if fail_on != "critical" else "")
     )
+    return f"--fail-on {fail_on}: {what} {'is' if n == 1 else 'are'} not resolved"
 
 
 def table(findings: list[Finding]) -> str:
-    """Severity, title, location, reviewers, evolution: one finding a row, escape-safe."""
-    head = ("SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION")
+    """Severity, blocker, title, location, reviewers, evolution (and triage when ocr.db has
+    it): one finding a row, escape-safe."""
+    triage = any(f.triage for f in findings)
+    head = ("SEVERITY", "BLOCKER", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION")
+    head += ("TRIAGE",) if triage else ()
     rows = []
     for f in findings:
-        where = f.location.text() or "—"
-        sev = (f.severity or "—") + (" ⛔" if f.blocker else "")
-        title = f.title if len(f.title) <= 60 else f.title[:59] + "…"
-        rows.append((sev, title, where, ", ".join(f.reviewers) or "—", f.evolution or "—"))
+        title = safe_line(f.title)
+        row = (
+            f.severity or "—",
+            "blocker" if f.blocker else "·",
+            title if len(title) <= 60 else title[:59] + "…",
+            f.location.text() or "—",
+            ", ".join(f.reviewers) or "—",
+            f.evolution or "—",
+        )
+        rows.append(row + ((f.triage or "—",) if triage else ()))
     return "\n".join(align([head, *(tuple(safe_line(c) for c in r) for r in rows)]))
 
 
@@ -144,4 +170,7 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
     else:
         filtered = " (with these filters)" if args.min_severity or args.blockers else ""
         print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")
-    return EXIT_GATE if gate(rnd.findings, args.fail_on) else 0
+    if gate(rnd.findings, args.fail_on):
+        print(f"ocr-tui: {gate_reason(rnd.findings, args.fail_on)}", file=sys.stderr)
+        return EXIT_GATE
+    return 0

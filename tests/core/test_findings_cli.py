@@ -97,7 +97,13 @@ def test_filters_keep_the_counts_of_the_whole_round(project, capsys):
     [("critical", 0), ("high", 1), ("info", 1), ("blocker", 0)],
 )
 def test_fail_on_is_a_ci_gate_that_ignores_resolved_findings(project, capsys, fail_on, code):
-    assert run(capsys, str(project), "--fail-on", fail_on)[0] == code
+    c, _, err = run(capsys, str(project), "--fail-on", fail_on)
+    assert c == code
+    # A failed gate says why, on stderr (one line of its own).
+    why = [line for line in err.splitlines() if "--fail-on" in line]
+    assert bool(why) == bool(code)
+    if code and fail_on == "high":
+        assert why == ["ocr-tui: --fail-on high: 2 findings at high or worse are not resolved"]
     # --json still prints the whole object
     c, out, _ = run(capsys, str(project), "--fail-on", fail_on, "--json")
     assert c == code and json.loads(out)["round"] == 2
@@ -111,7 +117,8 @@ def test_table_is_readable_and_escape_safe(project, capsys):
     code, out, err = run(capsys, str(project))
     assert code == 0 and "principal-1.md holds terminal control characters" in err
     lines = out.splitlines()
-    assert lines[0].split() == ["SEVERITY", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION"]
+    head = ["SEVERITY", "BLOCKER", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION"]
+    assert lines[0].split() == head  # no TRIAGE: this project has no ocr.db
     assert "w.py:3" in out and "principal-1, security-1" in out and "resolved" in out
     assert "\x1b" not in out and "\x07" not in out
 
@@ -137,3 +144,19 @@ def test_a_file_that_cannot_be_read_is_a_note_on_stderr(project, capsys):
     assert code == 0 and json.loads(out)["round"] == 2
     assert err.startswith("ocr-tui: note: ") and "quality-1.md looks binary" in err
     assert "\x1b" not in err
+
+
+def test_table_shows_triage_when_ocr_db_has_it(tmp_path, capsys):
+    """The demo's closed reviews carry OCR's dashboard rows: the table says each triage."""
+    from datetime import UTC, datetime
+
+    from ocr_tui.formats.ocr.sim import Simulator
+
+    root = tmp_path / "demo"
+    sim = Simulator(root, store="ocr.db", seed=7, start=datetime(2026, 11, 22, tzinfo=UTC))
+    sim.setup()
+    closed = sorted(p.name for p in (root / ".ocr" / "sessions").iterdir())
+    outs = [run(capsys, str(root), "--session", sid)[1] for sid in closed]
+    with_triage = [o for o in outs if o.splitlines() and "TRIAGE" in o.splitlines()[0]]
+    assert with_triage, outs
+    assert any(w in with_triage[0] for w in ("fixed", "acknowledged", "read", "wont_fix"))
