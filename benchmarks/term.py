@@ -162,14 +162,17 @@ def memory_mb(pid: int) -> dict[str, float]:
 
 
 def _id_cell_matches(cell: str, sid: str) -> bool:
-    return cell == sid or (cell.endswith("…") and len(cell) > 12 and sid.startswith(cell[:-1]))
+    """The id, or the id as the list draws it in a narrower column (`elide_id`)."""
+    from ocr_tui.ui.list_cells import elide_id
+
+    return cell == sid or (len(cell) > 8 and cell == elide_id(sid, len(cell)))
 
 
 def row_of(screen: str, sid: str) -> str:
     """The session list's row for `sid`: a line (outside the boxes below the list) with a cell
-    (cells are separated by 2+ spaces) that is the id, or the id cut short with an ellipsis."""
+    (cells are separated by 2+ spaces) that is the id as the list draws it."""
     for line in screen.splitlines():
-        if "│" in line or sid[:10] not in line:
+        if "│" in line:
             continue
         if any(_id_cell_matches(cell, sid) for cell in re.split(r"\s{2,}", line.strip())):
             return line
@@ -178,7 +181,8 @@ def row_of(screen: str, sid: str) -> str:
 
 _BG = re.compile(r"48;2;\d+;\d+;\d+|48;5;\d+")
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
-_DATE_ID = re.compile(r"\d{4}-\d\d-\d\d-")
+# A list row starts with its session's state glyph (core/states.py).
+_LIST_ROW = re.compile(r"^ ?[●◐✓⚠◆!✗…] ")
 
 
 def highlighted_row(pane: Pane) -> str:
@@ -187,7 +191,7 @@ def highlighted_row(pane: Pane) -> str:
     lines = [
         ln
         for ln in pane._command("capture-pane -p -e -t b").splitlines()
-        if _DATE_ID.search(ln) and "│" not in _SGR.sub("", ln)
+        if _LIST_ROW.match(_SGR.sub("", ln)) and "│" not in _SGR.sub("", ln)
     ]
     if len(lines) < 2:
         return ""

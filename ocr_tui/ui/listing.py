@@ -20,6 +20,7 @@ class ListQuery:
     format: str = "all"  # a framework key, or all
     search: str = ""
     sort: str = "activity"  # a key of SORTS
+    reverse: bool = False  # the sort turned around (`S`)
 
     def apply(self, views: Iterable[SessionView]) -> list[SessionView]:
         """The sessions shown, in the list's order."""
@@ -28,9 +29,30 @@ class ListQuery:
             for v in views
             if (self.filter == "all" or v.status == self.filter)
             and (self.format == "all" or v.framework == self.format)
-            and fmt.matches(v, self.search)
+            and matches(v, self.search)
         ]
-        return sort_views(shown, self.sort)
+        ordered = sort_views(shown, self.sort)
+        return ordered[::-1] if self.reverse else ordered
+
+
+def search_texts(view: SessionView) -> list[str]:
+    """What `/` looks in: the id, branch, title and format, the agents (OCR's reviewers,
+    the other formats' agents), the verdict and what needs attention: what the list and
+    the detail pane show of a session."""
+    texts = [view.id, view.branch or "", view.title or "", view.framework]
+    texts += [fmt.framework_short(view.framework), view.summary or "", *view.alerts]
+    texts += [f.value for f in view.facts if "agent" in f.label.lower()]
+    current = view.current
+    if current is not None:
+        texts.append(current.verdict or "")
+        texts += [t for r in current.reviewers for t in (r.name, r.label)]
+    return texts
+
+
+def matches(view: SessionView, query: str) -> bool:
+    """Case-insensitive substring search over `search_texts`."""
+    q = query.strip().lower()
+    return not q or any(q in t.lower() for t in search_texts(view))
 
 
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:

@@ -48,10 +48,15 @@ async def test_lists_sessions_with_state_glyphs(app: OcrTuiApp) -> None:
         }
         assert cell(app, "2026-03-10-feat-auth", "round") == "R2"
         assert cell(app, "2026-03-10-feat-auth", "reviewers") == "3"
-        assert cell(app, "2026-03-10-feat-auth", "findings") == "5"
+        # The round's distinct findings (as `findings` and the round's screen count them):
+        # its reviewers reported 5, all with the same title, so one finding.
+        auth = app.sessions["2026-03-10-feat-auth"]
+        assert auth.current.reviewer_findings == 5 and auth.current.findings == 1
+        assert cell(app, "2026-03-10-feat-auth", "findings") == "1"
         assert cell(app, "2026-03-10-feat-auth", "phase").endswith("4/8 Parallel Reviews")
         assert cell(app, "2026-03-10-fix-cache", "verdict") == "APPROVE"
-        assert cell(app, "2026-03-10-feat-auth", "elapsed") == "20m"
+        assert cell(app, "2026-03-10-feat-auth", "round_time") == "20m"  # round 2's
+        assert cell(app, "2026-03-10-feat-auth", "elapsed") == "50m"  # the session's
         assert cell(app, "2026-03-10-feat-auth", "activity") == "3m ago"
         # Markup in a name from disk is shown as text.
         assert cell(app, "2026-03-07-[bold]broken", "id") == "2026-03-07-[bold]broken"
@@ -73,7 +78,7 @@ async def test_vim_keys_move_the_cursor_and_the_detail_follows(app: OcrTuiApp) -
         assert table.highlighted_id == BY_ACTIVITY[-1]
         await wait_until(pilot, lambda: detail.session_id == BY_ACTIVITY[-1])
         info = str(detail.query_one("#dp-info", Static).render())
-        assert "state.json is not valid JSON" in info
+        assert "Problems" in info and "✗ state.json" in info  # what is wrong with it
         await pilot.press("g")
         assert table.highlighted_id == BY_ACTIVITY[0]
 
@@ -186,8 +191,8 @@ async def test_tick_updates_only_the_clock_cells(app: OcrTuiApp, monkeypatch) ->
 
         monkeypatch.setattr(SessionTable, "update_cell", spy)
         table.tick(NOW + timedelta(seconds=65))
-        assert {column for _, column in calls} <= {"elapsed", "activity"}
-        assert cell(app, "2026-03-10-feat-auth", "elapsed") == "21m"
+        assert {column for _, column in calls} <= {"round_time", "elapsed", "activity"}
+        assert cell(app, "2026-03-10-feat-auth", "round_time") == "21m"
         assert cell(app, "2026-03-09-main", "elapsed") == "1h 00m"  # closed: not ticking
         calls.clear()
         table.tick(NOW + timedelta(seconds=65))
@@ -210,7 +215,7 @@ async def test_no_project_says_where_we_looked_and_offers_the_demo(home) -> None
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         text = str(app.main_screen.query_one("#empty", Static).render())
-        assert "No OCR project found" in text
+        assert "No project found" in text  # (the empty state's words since issue 16)
         assert "~/nowhere" in text
         assert "Press d" in text
         assert app.main_screen.has_class("-empty")

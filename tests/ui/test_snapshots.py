@@ -6,12 +6,14 @@ at the report, and only with the pinned Textual.
 
 from __future__ import annotations
 
+import pytest
 from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
 from ocr_tui.ui.screens.help import HelpScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
+from .mixed_project import mixed_project
 
 
 async def settle(pilot: Pilot) -> None:
@@ -48,3 +50,28 @@ def test_help_screen(snap_compare, project) -> None:
 
     app = make_app(project, clock=fixed_clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+# The session list of every format at three sizes (issue 16): the columns that fit, whole ids
+# (or their ends), the detail pane's panes side by side or stacked, the iDumb header on one line.
+LIST_SIZES = [(80, 24), (120, 40), (200, 60)]
+
+
+@pytest.mark.parametrize("size", LIST_SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_list_of_every_format(snap_compare, home, size) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("j")  # the cursor row on a striped list
+
+    app = make_app(mixed_project(home / "proj"), clock=fixed_clock)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+def test_list_light_theme(snap_compare, home) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        pilot.app.theme = "textual-light"
+        await settle(pilot)
+        await pilot.press("j")
+
+    app = make_app(mixed_project(home / "proj"), clock=fixed_clock)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

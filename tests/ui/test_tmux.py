@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from ocr_tui.formats.ocr.sim import build_history
+from ocr_tui.ui.list_cells import elide_id
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
@@ -151,12 +152,13 @@ def threads(pane: Pane) -> str:
 
 def row_of(screen: str, sid: str) -> str:
     """The session list's row for `sid`: a cell (cells are 2+ spaces apart) is the id, or the
-    id cut short with an ellipsis."""
+    id as the list draws it in a narrower column (`elide_id`: without its date, or elided in
+    the middle)."""
     for line in screen.splitlines():
         if "│" in line:
             continue
         for cell in re.split(r"\s{2,}", line.strip()):
-            if cell == sid or (len(cell) > 12 and cell.endswith("…") and sid.startswith(cell[:-1])):
+            if cell == sid or (len(cell) > 8 and cell == elide_id(sid, len(cell))):
                 return line
     return ""
 
@@ -228,7 +230,7 @@ def test_dashboard_in_a_real_terminal(tmp_path: Path, pane_factory) -> None:
 
     screen = pane.wait(lambda s: "4/8" in row_of(s, oldest), f"{oldest} at phase 4/8")
     assert "Parallel Reviews" in row_of(screen, oldest)
-    rows = [ln for ln in screen.splitlines() if NOW.strftime("%Y-%m-%d-") in ln and "│" not in ln]
+    rows = [ln for ln in screen.splitlines() if any(row_of(ln, i) == ln for i in ids)]
     assert rows[0] == row_of(screen, oldest), "an active session sorts before the closed ones"
 
     # q quits cleanly: the process ends (gone, or a zombie tmux has not reaped yet) and, when

@@ -11,12 +11,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import ScrollableContainer, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.list_cells import coarse_duration, session_seconds
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.clock import Clock
 
@@ -84,9 +85,9 @@ def _round_line(rnd: Round, view: SessionView) -> list[Content]:
         (mark, MARK_STYLE["done" if rnd.complete else "current" if running else "pending"]),
         " ",
         (fmt.safe(status, 24), tone_style(rnd.verdict)),
+        # the round's distinct findings, as the list's Find column and `findings` count them
         (
-            f" · {plural(len(rnd.reviewers), 'reviewer')}"
-            f" · {plural(rnd.reviewer_findings, 'finding')}",
+            f" · {plural(len(rnd.reviewers), 'reviewer')} · {plural(rnd.findings, 'finding')}",
             MUTED,
         ),
     )
@@ -134,7 +135,7 @@ def reviewers_content(view: SessionView) -> list[Content]:
         totals = [sum(getattr(r.severity, k) for r in rnd.reviewers) for k in fmt.SEVERITY_KEYS]
         rows.append(
             Content.assemble(
-                ("total".ljust(NAME_WIDTH), MUTED),
+                ("reported".ljust(NAME_WIDTH), MUTED),  # a finding raised twice counts twice
                 (f"{rnd.reviewer_findings:>5} ", "bold"),
                 *_severity_cells(totals),
             )
@@ -256,21 +257,23 @@ def info_content(view: SessionView, now: datetime) -> Content:
 
 
 def clock_content(view: SessionView, now: datetime) -> Content:
+    """The session's time (as the list's Elapsed), OCR's round (or map run) time when it
+    counts from elsewhere, and the last activity."""
     el = view.elapsed
     note = " (running)" if el.running else ""
-    return _lines(
-        [
-            _field(
-                "elapsed",
-                Content.assemble((fmt.elapsed_text(view, now, coarse=True), "bold"), note),
-            ),
-            _field("activity", fmt.ago_text(view.last_activity, now, coarse=True)),
-        ]
-    )
+    whole = coarse_duration(session_seconds(view, now))
+    rows = [_field("elapsed", Content.assemble((whole, "bold"), note))]
+    if view.framework == "ocr" and el.since and el.since != view.started_at:
+        unit = "map run" if view.workflow == "map" else "round"
+        rows.append(_field(unit, fmt.elapsed_text(view, now, coarse=True)))
+    rows.append(_field("activity", fmt.ago_text(view.last_activity, now, coarse=True)))
+    return _lines(rows)
 
 
-class DetailPane(Horizontal):
-    """Shows one session; `show(None)` hides nothing itself (the screen decides)."""
+class DetailPane(ScrollableContainer, can_focus=False):
+    """Shows one session; `show(None)` hides nothing itself (the screen decides). Its three
+    panes side by side; app.tcss hides the phases (the list shows the phase) and stacks the
+    other two when the screen is narrow."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dp-phases") as col:

@@ -24,7 +24,8 @@ class FilterBar(Static):
         if query.search:
             search = fmt.safe(query.search, 40)
             parts += [(" · search: ", "$text-muted"), (f"'{search}'", KEY)]
-        parts += [(" · sort: ", "$text-muted"), (SORTS[query.sort], KEY)]
+        order = SORTS[query.sort] + (", reversed" if query.reverse else "")
+        parts += [(" · sort: ", "$text-muted"), (order, KEY)]
         noun = "session" if total == 1 else "sessions"
         parts += [(" · ", "$text-muted"), f"{shown} of {total} {noun}"]
         if unread > 0:
