@@ -136,11 +136,110 @@ def load_json(data: bytes, name: str, problems: list[str]) -> tuple[bool, Any]:
         return False, None
     try:
         return True, msgspec.json.decode(clean)
-    except RecursionError:
-        problems.append(f"{name} is nested too deeply to read")
-    except (msgspec.DecodeError, ValueError) as exc:
-        problems.append(f"{name} is not valid JSON ({short(exc)})")
+    except (msgspec.DecodeError, ValueError, RecursionError) as exc:
+        problems.append(json_problem(name, exc, clean))
     return False, None
+
+
+# -- JSON errors in plain words ---------------------------------------------------------------
+#
+# msgspec says `Input data was truncated` or `JSON is malformed: expected ':' (byte 12)`; a user
+# reads `state.json is cut off (ends mid-object)` or `state.json is not valid JSON: a ':' is
+# missing (line 2, column 7)`.
+
+_MALFORMED = {
+    "trailing characters": "there is more text after its end",
+    "invalid character": "an unexpected {char}",
+    "trailing comma in object": "a comma before a closing }",
+    "trailing comma in array": "a comma before a closing ]",
+    "expected ':'": "a ':' is missing after a key",
+    "expected ',' or '}'": "a ',' or '}' is missing",
+    "expected ',' or ']'": "a ',' or ']' is missing",
+    "object keys must be strings": "a key is not in double quotes",
+    "invalid escape character in string": "a string has an invalid \\ escape",
+    "invalid utf-8 sequence": "a string holds bytes that are not UTF-8",
+    "invalid number": "a number is not valid",
+}
+_TYPES = {
+    "int": "a whole number",
+    "float": "a number",
+    "str": "text",
+    "bool": "true or false",
+    "array": "a list",
+    "object": "an object",
+    "null": "null",
+}
+
+
+def json_problem(name: str, exc: BaseException, data: bytes) -> str:
+    """A JSON decoding error of the file `name` (already safe to show) in plain words: where
+    the text is cut off, what is wrong at which line and column, which value has the wrong
+    type. `data`: the bytes that were decoded."""
+    if isinstance(exc, RecursionError):
+        return f"{name} is nested too deeply to read"
+    text = " ".join(str(exc).split())
+    if text.startswith("Input data was truncated"):
+        return f"{name} is cut off (ends {_ends_in(data)})"
+    if text.startswith("Number out of range"):
+        return f"{name} holds a number too large to read"
+    if isinstance(exc, msgspec.ValidationError):
+        return f"{name} has a wrong value: {validation_words(text)}"
+    head, sep, rest = text.partition("JSON is malformed: ")
+    if sep:
+        what, _, at = rest.rpartition(" (byte ")
+        words = _MALFORMED.get(what)
+        if words is not None and at[:-1].isdigit():
+            offset = int(at[:-1])
+            char = data[offset : offset + 1]
+            shown = repr(char.decode("latin-1")) if char and 32 < char[0] < 127 else "character"
+            return f"{name} is not valid JSON: {words.format(char=shown)} ({_where(data, offset)})"
+    return f"{name} is not valid JSON ({short(exc)})"
+
+
+def validation_words(text: str) -> str:
+    """msgspec's `Expected `int`, got `str` - at `$.phase`` as `phase should be a whole
+    number, not text`."""
+    message, _, at = text.partition(" - at `")
+    where = at.rstrip("`").removeprefix("$").lstrip(".") or "the file"
+    if message.startswith("Expected `") and "`, got `" in message:
+        want, _, got = message.removeprefix("Expected `").partition("`, got `")
+        want_words = " or ".join(_TYPES.get(t.strip(), t.strip()) for t in want.split("|"))
+        got_words = _TYPES.get(got.rstrip("`"), got.rstrip("`"))
+        return safe_line(f"{where} should be {want_words}, not {got_words}")
+    return safe_line(f"{message} ({where})" if at else message)
+
+
+def _where(data: bytes, offset: int) -> str:
+    before = data[:offset]
+    line = before.count(b"\n") + 1
+    column = offset - (before.rfind(b"\n") + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _ends_in(data: bytes) -> str:
+    """What a cut-off JSON text ends in: `mid-string`, `mid-object`, `mid-list`, or
+    `mid-value` (a number or word cut short at the top level)."""
+    stack: list[int] = []
+    in_string = escaped = False
+    for byte in data:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x7B, 0x5B):  # { [
+            stack.append(byte)
+        elif byte in (0x7D, 0x5D) and stack:
+            stack.pop()
+    if in_string:
+        return "mid-string"
+    if stack:
+        return "mid-object" if stack[-1] == 0x7B else "mid-list"
+    return "mid-value"
 
 
 def short(exc: BaseException, limit: int = 80) -> str:

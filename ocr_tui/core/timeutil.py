@@ -1,4 +1,6 @@
-"""Timestamps: parse every form OCR writes, print UTC `YYYY-MM-DDTHH:MM:SSZ` (no IO)."""
+"""Timestamps: parse every form OCR writes, print UTC `YYYY-MM-DDTHH:MM:SSZ` (no IO); durations
+and relative times in words (`12m`, `12m ago`, `in 2d 4h`). What the screens show of a point in
+time is `ocr_tui.ui.fmt.when`'s convention, built on these."""
 
 from __future__ import annotations
 
@@ -63,6 +65,7 @@ def human_duration(seconds: float | int | None) -> str:
 
 
 def human_ago(seconds: float | int | None) -> str:
+    """`just now`, `45s ago`, `12m ago`, `3h ago`, `6d ago` (a time ahead: `just now`)."""
     if seconds is None:
         return "—"
     s = max(0, int(seconds))
@@ -75,6 +78,16 @@ def human_ago(seconds: float | int | None) -> str:
     if s < 86400:
         return f"{s // 3600}h ago"
     return f"{s // 86400}d ago"
+
+
+def human_relative(seconds: float | int | None) -> str:
+    """How long ago (`seconds` > 0: `12m ago`, as `human_ago`) or ahead (`in 12m`, `in 2d 4h`:
+    `human_duration`'s words) a time is; within 10 s either way, `just now`."""
+    if seconds is None:
+        return "—"
+    if seconds > -10:
+        return human_ago(seconds)
+    return f"in {human_duration(-seconds)}"
 
 
 # How far ahead of our clock a recorded time may be before it is a problem ("in the future"):

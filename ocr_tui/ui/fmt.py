@@ -1,7 +1,11 @@
 """Presentation helpers shared by the dashboard's screens and widgets: a session's state glyph,
-times, the phase bar, verdicts, paths. Pure functions (no IO, no Textual); everything from disk
-that comes out of here has been through `ocr_tui.core.textsafe`. Helpers that need the theme
-or a widget are in `ocr_tui.ui.style`.
+times, the phase bar, verdicts, paths, labelled values, the markers' legend. Pure functions (no
+IO, no Textual); everything from disk that comes out of here has been through
+`ocr_tui.core.textsafe`. Helpers that need the theme or a widget are in `ocr_tui.ui.style`.
+
+Times follow one convention, from one formatter, `when`: local time with the zone named
+(`19:33 UTC`), the absolute time first and, where there is room, how long ago in parentheses
+(`19:33 UTC (12m ago)`); where there is none, the relative time alone (`12m ago`). See `when`.
 """
 
 from __future__ import annotations
@@ -10,15 +14,26 @@ import functools
 import os
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
+
+from rich.cells import cell_len, set_cell_size
 
 from ocr_tui.core.states import STATES, glyph, session_state  # noqa: F401 (shared names)
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import human_ago, human_duration, parse_ts
+from ocr_tui.core.timeutil import human_ago, human_duration, human_relative, parse_ts
 from ocr_tui.core.view import MapRun, Round, SessionView
 
-PHASE_MARKS = {"done": "✓", "current": "▶", "pending": "·", "skipped": "⤼"}
+# A phase's mark in a timeline. `stopped` and `unreached`: the phase a session closed early
+# was in, and those it never reached.
+PHASE_MARKS = {
+    "done": "✓",
+    "current": "▶",
+    "pending": "·",
+    "skipped": "⤼",
+    "stopped": "■",
+    "unreached": "–",
+}
 # Short names for the list's format column; unknown (plugin) frameworks show their own key.
 FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ocr": ("ocr", "Open Code Review"),
@@ -95,7 +110,8 @@ def ago_text(value: str | None, now: datetime, *, coarse: bool = False) -> str:
 
 
 def clock_text(value: str | None, now: datetime, *, short: bool = False) -> str:
-    """A timestamp in local time: `14:02` today, else `Mar 05 14:02` (`Mar 05` if short)."""
+    """A timestamp in local time: `14:02` today, else `Mar 05 14:02` (`Mar 05` if short).
+    Superseded by `when(value, now, "cell")` (the one convention)."""
     at = ts(value)
     if at is None:
         return ""
@@ -181,6 +197,16 @@ def display_path(path: Path | str) -> str:
     return safe_line(text)
 
 
+def home_paths(text: str) -> str:
+    """`text` with the home directory written `~` where a path starts with it (a fact's
+    `/home/me/proj/out` reads `~/proj/out`, as `display_path` shows paths)."""
+    home = os.path.expanduser("~").rstrip(os.sep)
+    if not home or home == "~" or home not in text:
+        return text
+    sep = re.escape(os.sep)
+    return re.sub(rf"(?<![\w.{sep}]){re.escape(home)}(?=$|{sep}|\s)", "~", text)
+
+
 def matches(view: SessionView, query: str) -> bool:
     """Case-insensitive substring search over the id, the branch, the title and the format."""
     q = query.strip().lower()
@@ -220,6 +246,18 @@ def round_label(view: SessionView | None, rnd: Round) -> str:
     return f"Round {rnd.number}" + (f" ({twin})" if twin else "")
 
 
+# A round's (or map run's) state, in the same words on every screen.
+ROUND_STATES = {"done": "done", "open": "in progress", "stopped": "stopped"}
+
+
+def round_state(complete: bool, view: SessionView | None) -> str:
+    """`done` (its synthesis is written), `stopped` (not done, its session closed) or `open`
+    (in progress): a key of ROUND_STATES."""
+    if complete:
+        return "done"
+    return "stopped" if view is not None and view.status == "closed" else "open"
+
+
 VERDICT_CLASSES = {
     "approve": ("APPROVE", "APPROVED", "LGTM"),
     "request": ("REQUEST CHANGES", "CHANGES REQUESTED", "BLOCK", "REJECT"),
@@ -238,19 +276,9 @@ def verdict_kind(rnd: Round | None) -> str:
     return "unknown" if rnd.complete else "progress"
 
 
-def fmt_time(value: str | None, day_of: str | None = None) -> str:
-    """`14:02:11Z`, or `11-21 14:02Z` when not on the same UTC day as `day_of`."""
-    dt = parse_ts(value)
-    if dt is None:
-        return ""
-    ref = parse_ts(day_of)
-    if ref is None or ref.date() == dt.date():
-        return dt.strftime("%H:%M:%SZ")
-    return dt.strftime("%m-%d %H:%MZ")
-
-
 def fmt_datetime(value: str | None) -> str:
-    """`2026-11-22 14:02:11Z`; "—" when unknown."""
+    """`2026-11-22 14:02:11Z`; "—" when unknown. Superseded by `when` (the one convention):
+    kept for the screens not moved to it yet."""
     dt = parse_ts(value)
     return dt.strftime("%Y-%m-%d %H:%M:%SZ") if dt else "—"
 
@@ -330,3 +358,165 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
                 (")", "muted"),
             ]
     return parts
+
+
+# -- time: one convention, one formatter --------------------------------------------------------
+
+
+def zone_name(now: datetime | None = None) -> str:
+    """The local zone's abbreviation at `now` (`UTC`, `CET`, `+0530` where it has none)."""
+    local = (now or datetime.now(UTC)).astimezone()
+    return local.tzname() or local.strftime("%z")
+
+
+def _absolute(at: datetime, now: datetime, zone: bool) -> str:
+    local, today = at.astimezone(), now.astimezone()
+    if local.date() == today.date():
+        text = local.strftime("%H:%M")
+    elif local.year == today.year:
+        text = local.strftime("%b %d %H:%M")
+    else:
+        text = f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local:%H:%M}"
+    return f"{text} {zone_name(local)}" if zone else text
+
+
+WHEN_ROOMS = ("full", "clock", "cell", "ago")
+
+
+def when(value: str | datetime | None, now: datetime, room: str = "full") -> str:
+    """A point in time as every screen shows it ("" when unknown): in the local zone, named.
+
+    - `full` (where there is room): `19:33 UTC (12m ago)`, `Nov 17 19:33 UTC (6d ago)`,
+      `2025-11-17 19:33 UTC (371d ago)`, `Nov 26 19:33 UTC (in 2d 23h)`;
+    - `clock`: the absolute part alone, `19:33 UTC`;
+    - `cell`: without the zone, for a column whose header names it (`When (UTC)`): `19:33`;
+    - `ago` (a narrow column): the relative part alone, `12m ago`.
+
+    The absolute time is `HH:MM` today, `Mon DD HH:MM` this year, `YYYY-MM-DD HH:MM` before.
+    """
+    at = value if isinstance(value, datetime) else ts(value)
+    if at is None:
+        return ""
+    relative = human_relative((now - at).total_seconds())
+    if room == "ago":
+        return relative
+    absolute = _absolute(at, now, zone=room != "cell")
+    return f"{absolute} ({relative})" if room == "full" else absolute
+
+
+_STAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\b")
+
+
+def times_in(text: str, now: datetime, room: str = "full") -> str:
+    """`text` with each timestamp the formats write into a fact (`2026-11-23T19:33:19Z`, as
+    `core.timeutil.fmt_ts` prints it) shown by `when`: `approved at 19:33 UTC (2m ago)`."""
+    if "T" not in text:
+        return text
+    return _STAMP.sub(lambda m: when(m.group(0), now, room) or m.group(0), text)
+
+
+def started_at(view: SessionView) -> str | None:
+    """When the session started: its own start time, else the start its elapsed time counts
+    from (every screen says the same: never `started —` where another screen shows a time)."""
+    return view.started_at or view.elapsed.since
+
+
+def idle_seconds(view: SessionView, now: datetime) -> int | None:
+    at = ts(view.last_activity)
+    return None if at is None else max(0, int((now - at).total_seconds()))
+
+
+def stall_text(view: SessionView, now: datetime, limit: float | None) -> str:
+    """`no activity for 36m (limit 30m)`: how long a stalled session has been quiet, against
+    `--stall-after` (`limit`, seconds; None: not known)."""
+    idle = idle_seconds(view, now)
+    text = "no activity" if idle is None else f"no activity for {human_duration(idle)}"
+    return text + (f" (limit {human_duration(limit)})" if limit else "")
+
+
+def words(raw: str) -> str:
+    """A format's enum value in words: `in_progress` -> `in progress` (made safe)."""
+    return safe_line(raw).replace("_", " ").strip()
+
+
+# -- labelled values: labels sized to their content, values wrapped at words -------------------
+
+
+def clip_cells(text: str, width: int) -> str:
+    """Cut to `width` terminal cells, ending in `…` when cut (wide characters count two)."""
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[:width]
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` (one line) in lines of at most `width` cells, broken at spaces only: a word
+    longer than a line (an id, a path) is never split across lines, it ends in `…`."""
+    width = max(1, width)
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        word = clip_cells(word, width)
+        if not line:
+            line = word
+        elif cell_len(line) + 1 + cell_len(word) <= width:
+            line += " " + word
+        else:
+            lines.append(line)
+            line = word
+    lines.append(line)
+    return lines
+
+
+MIN_VALUE = 16  # below this the values go under their labels
+
+
+def label_width(labels: Sequence[str]) -> int:
+    """The label column: as wide as the longest label (labels are never cut beside values)."""
+    return max((cell_len(x) for x in labels), default=0)
+
+
+def labelled_lines(rows: Sequence[tuple[str, str]], width: int) -> list[tuple[int, str, str]]:
+    """Label/value rows laid out in `width` cells, as `(row index, label cell, value line)`:
+    the label column is as wide as the longest label (`label_width`), each value wraps at
+    words under itself (the label cell is blank on its further lines). Where that would leave
+    the values fewer than MIN_VALUE cells, each label gets a line of its own and its value
+    follows, indented by 2."""
+    lw = label_width([label for label, _ in rows])
+    out: list[tuple[int, str, str]] = []
+    stacked = width - lw - 1 < MIN_VALUE
+    for i, (label, value) in enumerate(rows):
+        if stacked:
+            out.append((i, clip_cells(label, width), ""))
+            out += [(i, "  ", line) for line in wrap(value, width - 2)]
+            continue
+        cell = label + " " * (lw - cell_len(label) + 1)
+        for j, line in enumerate(wrap(value, width - lw - 1)):
+            out.append((i, cell if j == 0 else " " * (lw + 1), line))
+    return out
+
+
+# -- markers: the legend of what the session and round screens draw ----------------------------
+
+# mark -> (where it is drawn, what it means): the `?` screen lists them, as it lists STATES.
+MARKERS: dict[str, tuple[str, str]] = {
+    "•": ("Rounds, Round", "the session's current round"),
+    "+2": ("Rounds, Findings", "2 findings are new since the round before"),
+    "−3": ("Rounds, Findings", "3 findings of the round before are resolved in this one"),
+    "=": ("Rounds, Findings", "no finding new and none resolved since the round before"),
+    "1 / 3 / 6": (
+        "Rounds, Blk/Fix/Sug",
+        "blockers / should fix / suggestions, as the round's final synthesis counts them",
+    ),
+    "█▇▆··": (
+        "Rounds, By severity",
+        "the reviewers' findings by severity (critical and high, medium, low and info), "
+        "counted beside the bar; the longest bar is the round with the most",
+    ),
+    PHASE_MARKS["skipped"]: ("Phases", "a phase the session skipped"),
+    PHASE_MARKS["stopped"]: ("Phases", "the phase a session was in when it was closed early"),
+    PHASE_MARKS["unreached"]: ("Phases", "a phase a session closed early never reached"),
+    "—": ("every table", "not known (yet)"),
+}

@@ -19,6 +19,8 @@ MARK_STYLE = {
     "current": "bold $text-accent",
     "pending": MUTED,
     "skipped": MUTED,
+    "stopped": MUTED,
+    "unreached": MUTED,
 }
 STATE_STYLE = {
     "input": "bold $text-warning",

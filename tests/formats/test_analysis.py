@@ -145,8 +145,13 @@ def test_example_phase_gate_and_title(tmp_path):
     assert v.started_at == "2026-02-04T14:30:22Z" and v.updated_at == "2026-02-04T15:02:45Z"
     assert v.elapsed.running and v.elapsed.since == "2026-02-04T14:30:22Z"
     assert v.alerts == [] and v.problems == [] and not v.stalled
-    assert fact(v, "gate 3").startswith("approved")
-    assert "needs your approval" in fact(v, "waiting on you")
+    # One numbering (issue 16): the skill's 0-based phase 4 and gate `phase_3` are named as
+    # the timeline numbers them, 5 and 4; the status is in words.
+    assert fact(v, "approval") == "phase 4 (Structure Review): approved at 2026-02-04T14:55:00Z"
+    assert fact(v, "waiting on you") == "phase 5 (Plan Review) needs your approval"
+    assert fact(v, "phase") == "phase 5 (Plan Review)" == f"phase {v.phase_number} (Plan Review)"
+    assert fact(v, "phases done") == "1–4" and fact(v, "status") == "in progress"
+    assert fact(v, "gate 3") is None and fact(v, "completed phases") is None
     runs = [s for s in v.steps if s.key.startswith("run-")]
     assert [(s.label, s.state, s.seconds) for s in runs] == [
         ("research-architect", "success", 245.3),
@@ -155,6 +160,8 @@ def test_example_phase_gate_and_title(tmp_path):
     assert runs[0].ended == "2026-02-04T14:36:20Z"
     gate = next(s for s in v.steps if s.key == "gate-phase_3")
     assert gate.state == "approved" and gate.at == "2026-02-04T14:55:00Z"
+    assert gate.label == "approval: phase 4 (Structure Review)"
+    assert runs[0].detail.startswith("phase 2 (Birds-Eye Planning)")
     # Waiting on the human: no overdue or stall clock, only the 72-hour resume window.
     assert src.expires(v) == LAST + timedelta(hours=72)
 
@@ -200,7 +207,7 @@ def test_gate_approved_then_overdue_by_phase_timeout(tmp_path):
     assert src.expires(v) == LAST + timedelta(minutes=15)  # phase 4's timeout
     late = LAST + timedelta(minutes=16)
     v2 = src.derive("project", tmp_path / ".scientific-analysis-session", late)
-    assert any(a.startswith("overdue: phase 4 (Plan Review)") for a in v2.alerts)
+    assert any(a.startswith("overdue: phase 5 (Plan Review)") for a in v2.alerts)
     assert not v2.stalled and src.expires(v2) == LAST + timedelta(minutes=30)
     v3 = src.derive("project", tmp_path / ".scientific-analysis-session", LAST + timedelta(hours=1))
     assert v3.stalled
@@ -244,16 +251,16 @@ def test_interview_progress_concerns(tmp_path):
         ("initialized", "active", False, None),
         ("in_progress", "active", False, None),
         ("completed", "closed", True, None),
-        ("interrupted", "active", False, "interrupted at phase 4 (Plan Review)"),
-        ("aborted", "closed", False, "aborted at phase 4 (Plan Review)"),
-        ("error", "active", False, "error: stopped at phase 4 (Plan Review)"),
+        ("interrupted", "active", False, "interrupted at phase 5 (Plan Review)"),
+        ("aborted", "closed", False, "aborted at phase 5 (Plan Review)"),
+        ("error", "active", False, "error: stopped at phase 5 (Plan Review)"),
     ],
 )
 def test_statuses(tmp_path, status, shown, complete, alert):
     _, v = view(tmp_path, example(status=status))
     assert (v.status, v.complete) == (shown, complete)
     assert (alert in v.alerts) if alert else v.alerts == []
-    assert fact(v, "status") == status
+    assert fact(v, "status") == status.replace("_", " ")  # `in progress`, not `in_progress`
     assert v.waiting == (status in ("initialized", "in_progress"))
     assert v.elapsed.running == (status in ("initialized", "in_progress"))
     if not v.elapsed.running:
@@ -295,7 +302,7 @@ def test_archive_is_history(tmp_path):
         where=".scientific-analysis-session.archive",
     )
     assert v.status == "closed" and "archived" in v.badges and not v.waiting
-    assert "interrupted at phase 4 (Plan Review)" in v.alerts
+    assert "interrupted at phase 5 (Plan Review)" in v.alerts
     assert src.expires(v) is None
 
 
@@ -341,7 +348,7 @@ def test_errors_count_latest_and_log_tail(tmp_path):
     src = AnalysisSource(tmp_path, tmp_dir=tmp_path / "no-tmp")
     v = src.derive("project", d, NOW)
     assert fact(v, "errors") == "2"  # the log's copy of ERR1 is not counted twice
-    latest = "validation · notebook-reviewer · phase 4: chapter 3 review missing"
+    latest = "validation · notebook-reviewer · phase 5 (Plan Review): chapter 3 review missing"
     assert fact(v, "last error") == latest
     assert f"error: {latest}" in v.alerts  # the error is in the current phase
     assert any("errors.log: 2 line(s)" in p for p in v.problems)

@@ -30,7 +30,7 @@ def test_missing_state_file_is_listed_with_a_problem(tmp_path):
 @pytest.mark.parametrize(
     ("data", "problem"),
     [
-        (b'{"version": "2.0", "current_phase": 4, "stat', "not valid JSON"),
+        (b'{"version": "2.0", "current_phase": 4, "stat', "is cut off (ends mid-string)"),
         (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not valid JSON"),
         (
             b'{"status": "in_progress", "user_context": {"dataset_description": "\xff\xfe"}}',

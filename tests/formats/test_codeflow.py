@@ -58,7 +58,7 @@ def test_complete_example_is_a_closed_session(tmp_path: Path) -> None:
     f = facts(v)
     assert f["research agents"] == "2× scouter (parallel)"
     assert f["review agents"] == "1× reviewer (single)"
-    assert f["progress"] == "6/6"
+    assert f["progress"] == "6 of 6 phases done"
     assert f["date"].startswith("2026-01-10")
     assert "jwt-auth-refresh-token" in f["spec"] and "approved" in f["spec"]
     spec_doc = "../../.specs/jwt-auth-refresh-token.md"
@@ -102,6 +102,11 @@ def test_stalled_when_in_progress_and_updated_at_is_old(tmp_path: Path) -> None:
     v, src = derive(tmp_path, now=NOW, stall_after=600)  # updated 14:31, now 16:00
     assert v.stalled and v.status == "active"
     assert any(a.startswith("stalled?") and "Research" in a for a in v.alerts)
+    # Issue 16: how long it has been quiet is a time (shown live), against the limit; no
+    # frozen `no update for 1h 29m`.
+    assert "stalled? Research in progress, no activity for over 10m" in v.alerts
+    quiet = next(f.value for f in v.facts if f.label == "stalled?")
+    assert quiet == f"no activity since {v.last_activity} (limit 10m)"
     fresh, _ = derive(tmp_path, now=NOW.replace(hour=14, minute=35), stall_after=600)
     assert not fresh.stalled and fresh.alerts == []
     # the engine re-derives when the threshold passes
@@ -148,7 +153,7 @@ def test_skipped_phases_count_as_done_and_render_skipped(tmp_path: Path) -> None
         "pending",
     ]
     assert v.phase == "quality" and v.phase_number == 4
-    assert facts(v)["progress"] == "4/6 (1 skipped)"
+    assert facts(v)["progress"] == "4 of 6 phases done (1 skipped)"
     assert v.timeline[2].seconds is None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -129,7 +130,7 @@ def test_real_session_just_created_is_active_and_running(tmp_path):
         (47.9, "resumable", "active", None, 48),
         (48.0, "stale", "closed", "stale", 168),
         (100, "stale", "closed", "stale", 168),
-        (168, "old", "closed", "old: idle 7d 0h", 720),
+        (168, "old", "closed", "old: idle over 7 days", 720),
         (719, "old", "closed", "old", 720),
         (720, "archive-eligible", "closed", "archive-eligible", None),
         (5000, "archive-eligible", "closed", "archive-eligible", None),
@@ -155,11 +156,23 @@ def test_idle_state_thresholds(tmp_path, idle_h, word, status, alert, next_h):
     assert src.expires(v) == expected
 
 
-def test_resumable_says_how_long_is_left(tmp_path):
+def test_resumable_says_until_when(tmp_path):
     session(tmp_path, lastUpdated=fmt_ts(T0))
     v, _ = view(tmp_path, T0 + timedelta(hours=6))
     f = fact(v, "state")
-    assert f.tone == "warn" and "resumable" in f.value and "1d 18h left" in f.value
+    until = fmt_ts(T0 + timedelta(hours=48))  # a time: the screens say how long is left, live
+    assert f.tone == "warn" and f.value == f"resumable in context until {until} (idle over 1h)"
+
+
+def test_idle_time_is_never_measured_into_a_text(tmp_path):
+    """Issue 16: `active (idle 0s)` stood still until the next change; no fact or alert says
+    how long a session has been idle (its `last update` time does, on screen, live)."""
+    session(tmp_path, lastUpdated=fmt_ts(T0))
+    for hours in (0, 0.5, 6, 100, 200, 1000):
+        v, _ = view(tmp_path, T0 + timedelta(hours=hours))
+        texts = [f.value for f in v.facts] + v.alerts
+        assert not any("idle 0s" in t or re.search(r"idle \d", t) for t in texts), texts
+        assert fact(v, "last update").value == fmt_ts(T0)
 
 
 def test_delegation_depth_and_parent_only_where_present(tmp_path):
@@ -180,11 +193,14 @@ def test_delegation_depth_and_parent_only_where_present(tmp_path):
 def test_compaction_marker(tmp_path):
     session(tmp_path, compactedAt="2026-02-05T18:40:00Z", contextSize=184000)
     v, _ = view(tmp_path, T0 + timedelta(minutes=50))
-    assert "compacted (184000)" in v.badges
-    assert fact(v, "compacted").value == "2026-02-05T18:40:00Z (184000)"
+    # Issue 16: `compacted (184000)` had no unit; a count is the context's size in tokens.
+    assert "compacted" in v.badges
+    value = fact(v, "compacted").value
+    assert value == "2026-02-05T18:40:00Z; the context was 184,000 tokens"
     session(tmp_path, compactedAt="2026-02-05T18:40:00Z", contextSize="90%")
     v, _ = view(tmp_path, T0 + timedelta(minutes=50))
-    assert "compacted (90%)" in v.badges
+    assert "compacted" in v.badges
+    assert fact(v, "compacted").value == "2026-02-05T18:40:00Z; the context was 90%"
 
 
 @pytest.mark.parametrize(
@@ -302,7 +318,7 @@ def test_checkpoints_per_phase_from_every_root(tmp_path):
     checkpoint(tmp_path, "brain/execution", "2", "later", T0 + timedelta(hours=5))  # after
     now = T0 + timedelta(hours=3)
     v, src = view(tmp_path, now)
-    assert fact(v, "checkpoints phase-1-setup").value.startswith("2 (2 valid); latest")
+    assert fact(v, "checkpoints phase-1-setup").value.startswith("2 (2 valid); the latest valid, ")
     keys = [s.key for s in v.steps]
     assert any(k.startswith("checkpoint:phase-1-setup/") for k in keys)  # phase not split
     assert not any("later" in k for k in keys)
@@ -390,7 +406,7 @@ def test_v2_delegations(tmp_path):
     ("body", "problem"),
     [
         (b"", "is empty"),
-        (b'{"sessionId": "x", "createdAt": ', "not valid JSON"),
+        (b'{"sessionId": "x", "createdAt": ', "is cut off (ends mid-object)"),
         (b"\x00\xff\xfe binary", "not valid JSON"),
         (b"[1, 2]", "does not hold a JSON object"),
         (b"[" * 5000 + b"]" * 5000, "nested too deeply"),
@@ -433,7 +449,8 @@ def test_wrong_types_missing_fields_dotted_keys(tmp_path):
     assert any(p.startswith("phase has the wrong type") for p in v.problems)
     assert any(p.startswith("delegationDepth has the wrong type") for p in v.problems)
     assert fact(v, "delegation depth") is None and v.phase == "unknown"
-    assert "compacted (9000)" in v.badges
+    assert "compacted" in v.badges
+    assert fact(v, "compacted").value.endswith("the context was 9,000 tokens")
 
 
 def test_missing_times_and_future_times(tmp_path):

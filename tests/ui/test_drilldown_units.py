@@ -7,8 +7,8 @@ from pathlib import Path
 
 from ocr_tui.core.view import Round
 from ocr_tui.ui.docfile import MAX_RENDER, load_document, rel_is_safe
-from ocr_tui.ui.fmt import fmt_time, ticking_duration, verdict_kind
-from ocr_tui.ui.navigation import adjacent
+from ocr_tui.ui.fmt import ticking_duration, verdict_kind
+from ocr_tui.ui.navigation import adjacent, steps_between_rounds
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 
@@ -27,6 +27,16 @@ def test_adjacent_skips_missing_numbers() -> None:
     assert adjacent([1, 2, 5], 5, 1) is None
 
 
+def test_only_files_of_a_round_or_map_run_step() -> None:
+    """`[`/`]` are shown on a document only when they lead somewhere (issue 16, item 14)."""
+    assert steps_between_rounds("rounds/round-1/reviews/principal-1.md")
+    assert steps_between_rounds("rounds/round-01/final.md")
+    assert steps_between_rounds("map/runs/run-2/topology.md")
+    assert not steps_between_rounds("context.md")
+    assert not steps_between_rounds("rounds/round-1")  # the round itself, not a file of it
+    assert not steps_between_rounds("../../.specs/x.md")  # another format's document
+
+
 def test_verdict_kind() -> None:
     def rnd(verdict, complete=True):
         return Round(
@@ -41,12 +51,6 @@ def test_verdict_kind() -> None:
     assert verdict_kind(rnd(None, complete=False)) == "progress"
     assert verdict_kind(rnd("SHIP IT")) == "unknown"
     assert verdict_kind(None) == "unknown"
-
-
-def test_fmt_time() -> None:
-    assert fmt_time("2026-11-22T10:02:11Z", "2026-11-22T09:00:00Z") == "10:02:11Z"
-    assert fmt_time("2026-11-22 10:02:11", "2026-11-21T09:00:00Z") == "11-22 10:02Z"
-    assert fmt_time("garbage") == ""
 
 
 def test_breadcrumb_parts_are_made_safe() -> None:

@@ -5,6 +5,12 @@ source reads the files and resolves documents).
 Status words, the phase (0-7) and the human gates (3, 4, 6); a session `in_progress` or
 `interrupted` is resumable for 72 h after its last update; a live phase with no update for
 longer than its timeout is overdue, for longer than `stall_after` stalled.
+
+The skill numbers its phases from 0; every text here numbers them from 1, as the timeline and
+the list's `3/8` do (`phase_ref`): the skill's phase 2 is `phase 3 (Subsection Planning)`, its
+gate `phase_3` the approval of `phase 4 (Structure Review)`. Times in facts are `fmt_ts`
+stamps (the screens show them in their own convention); no text holds a duration measured
+against `now` (it would stand still until the next change).
 """
 
 from __future__ import annotations
@@ -103,7 +109,6 @@ def build(
         phase, phase_label = PHASES[cur]
         number = cur + 1
     in_phase = cur if cur < len(PHASES) else None
-    name = PHASES[in_phase][1] if in_phase is not None else "Complete"
 
     # --- gates and the interview ---
     approvals = st.user_approvals
@@ -113,10 +118,11 @@ def build(
         if ap is not None:
             ok = ap.approved is True
             text = ("approved" if ok else "changes requested") + at_text(ap.timestamp)
-            facts.append(Fact(label=f"gate {gate}", value=text, tone="good" if ok else "warn"))
+            value = f"{phase_ref(gate)}: {text}"
+            facts.append(Fact(label="approval", value=value, tone="good" if ok else "warn"))
         if live and gate == in_phase and not (ap is not None and ap.approved is True):
             waiting = True
-            wait_text = f"phase {gate} ({name}) needs your approval"
+            wait_text = f"{phase_ref(gate)} needs your approval"
             facts.append(Fact(label="waiting on you", value=wait_text, tone="warn"))
     ip = st.interview_progress
     if ip is not None and ip.total_concerns:
@@ -128,7 +134,7 @@ def build(
             waiting = waiting or (live and at < ip.total_concerns)
 
     # --- alerts by status and time ---
-    where = f"phase {in_phase} ({name})" if in_phase is not None else "the end"
+    where = phase_ref(in_phase) if in_phase is not None else "the end"
     if word == "interrupted":
         alerts.append(f"interrupted at {where}")
     elif word == "aborted":
@@ -137,8 +143,7 @@ def build(
         alerts.append(f"error: stopped at {where}")
     if word in ("in_progress", "interrupted") and last is not None and not archived:
         if expired:
-            idle = human_duration((now - last).total_seconds())
-            alerts.append(f"no longer resumable (last update {idle} ago, over 72 h)")
+            alerts.append("no longer resumable: the last update is over 72h old")
         else:
             expiry.append(last + RESUME_WINDOW)
             facts.append(Fact(label="resumable until", value=fmt_ts(last + RESUME_WINDOW)))
@@ -148,8 +153,8 @@ def build(
         limit = TIMEOUT_MINUTES[in_phase] * 60
         if idle_s > limit:
             alerts.append(
-                f"overdue: {where} has run {human_duration(idle_s)} without an update "
-                f"(timeout {TIMEOUT_MINUTES[in_phase]} min)"
+                f"overdue: {where} has had no update for longer than its timeout "
+                f"({human_duration(limit)})"
             )
         else:
             expiry.append(last + timedelta(seconds=limit))
@@ -195,10 +200,11 @@ def build(
     ctx = st.user_context
     goals, dataset = (ctx.research_goals or "").strip(), (ctx.dataset_description or "").strip()
     title = goals or dataset or None
-    head = [Fact(label="status", value=st.status or "unknown", tone=TONES.get(word, "warn"))]
+    status = STATUS_WORDS.get(word or "", st.status or "unknown")
+    head = [Fact(label="status", value=status, tone=TONES.get(word, "warn"))]
     head.append(Fact(label="phase", value=where if in_phase is not None else "all done"))
     if done:
-        head.append(Fact(label="completed phases", value=", ".join(map(str, done))))
+        head.append(Fact(label="phases done", value=number_ranges([p + 1 for p in done])))
     if goals and goals != title:
         head.append(Fact(label="goals", value=goals))
     if dataset and dataset != title:
@@ -225,6 +231,8 @@ def build(
 
 
 TONES = {"completed": "good", "in_progress": "neutral", "initialized": "neutral"}
+# The skill's status values in words (a value it does not define is shown as written).
+STATUS_WORDS = {"in_progress": "in progress"}  # the others are words already
 TONES |= {"interrupted": "warn", "aborted": "bad", "error": "bad"}
 
 
@@ -233,12 +241,31 @@ def at_text(raw: str | None) -> str:
     return f" at {fmt_ts(dt)}" if dt else ""
 
 
+def phase_ref(n: int | None) -> str:
+    """The skill's 0-based phase `n` as every text names it, 1-based as in the timeline:
+    `phase 3 (Subsection Planning)`."""
+    if n is None:
+        return "phase ?"
+    return f"phase {n + 1} ({phase_name(n)})" if 0 <= n < len(PHASES) else f"phase {n + 1}"
+
+
+def number_ranges(numbers: list[int]) -> str:
+    """`1, 2, 3, 5` -> `1–3, 5` (two in a row stay `1, 2`)."""
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and runs[-1][-1] == n - 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 2 else ", ".join(map(str, r)) for r in runs)
+
+
 def error_text(e: ErrorEntry) -> str:
     bits = [e.error_type or "error"]
     if e.agent:
         bits.append(e.agent)
     if e.phase is not None:
-        bits.append(f"phase {e.phase}")
+        bits.append(phase_ref(e.phase))
     text = " · ".join(bits)
     return f"{text}: {e.error_message}" if e.error_message else text
 
@@ -258,7 +285,7 @@ def run_steps(
             else None
         )
         end = start + timedelta(seconds=dur) if start and dur is not None else None
-        where = f"phase {r.phase} ({phase_name(r.phase)})" if r.phase is not None else None
+        where = phase_ref(r.phase) if r.phase is not None else None
         files = ", ".join(r.output_files)
         detail = " · ".join(x for x in (where, files) if x) or None
         documents = [d for d in (doc(f) for f in r.output_files) if d]
@@ -286,7 +313,7 @@ def gate_steps(approvals: dict[str, Approval]) -> list[Step]:
     for key in sorted(approvals):
         ap = approvals[key]
         n = key.rpartition("_")[2]
-        label = f"approval {n} ({phase_name(int(n))})" if n.isdigit() else f"approval {key}"
+        label = f"approval: {phase_ref(int(n))}" if n.isdigit() else f"approval: {key}"
         bits = [ap.feedback] if ap.feedback else []
         bits += [f"change: {c}" for c in ap.changes_requested]
         state = "approved" if ap.approved is True else "changes requested"

@@ -3,7 +3,9 @@ the source found) to a SessionView. Pure: no IO here, the source resolves docume
 
 Progress k/6 counts skipped phases as done; the current phase is the first `in_progress` one,
 else the first `pending` one. A phase `in_progress` whose last update is older than
-`stall_after` is flagged "stalled?". Without `--auto` the workflow asks before each phase, so a
+`stall_after` is flagged "stalled?" (no text measures the idle time against `now`: the view
+is re-derived only when the state changes, so the stall fact holds the time of the last update,
+which the screens show as "… ago", live). Without `--auto` the workflow asks before each phase, so a
 session between phases (none in progress, some done, some pending) waits on the user.
 """
 
@@ -147,7 +149,9 @@ def build(
 
     # --- alerts ---
     skipped = sum(p.skipped for p in phases)
-    progress = f"{done}/{len(phases)}" + (f" ({skipped} skipped)" if skipped else "")
+    # The list's `k/6` is the place of the phase under way; this counts what is done, in
+    # words, so the two never read as two numberings of one thing.
+    progress = f"{done} of {len(phases)} phases done" + (f" ({skipped} skipped)" if skipped else "")
     facts.insert(0, Fact(label="progress", value=progress, tone="good" if complete else "neutral"))
     kind = {"full": "full (/code)", "fast": "fast (/code:fast)"}.get(mode or "", mode or "—")
     facts.insert(1, Fact(label="mode", value=kind + (", auto" if auto else "")))
@@ -161,7 +165,8 @@ def build(
     if not complete and running_phases and idle is not None and idle > stall_after:
         stalled = True
         names = ", ".join(p.label for p in running_phases)
-        alerts.insert(0, f"stalled? {names} in progress, no update for {human_duration(idle)}")
+        limit = human_duration(stall_after)
+        alerts.insert(0, f"stalled? {names} in progress, no activity for over {limit}")
     if not complete and not running_phases and done and pending and not auto:
         waiting = True
         facts.append(
@@ -172,9 +177,8 @@ def build(
             )
         )
     if stalled:
-        facts.append(
-            Fact(label="stalled?", value=f"no update for {human_duration(idle)}", tone="warn")
-        )
+        quiet = f"no activity since {fmt_ts(last)} (limit {human_duration(stall_after)})"
+        facts.append(Fact(label="stalled?", value=quiet, tone="warn"))
 
     # --- elapsed ---
     if complete:

@@ -19,7 +19,7 @@ from msgspec import UNSET
 
 from ocr_tui.core.lenient import created_updated, elapsed, when
 from ocr_tui.core.textsafe import unsurrogate
-from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
+from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, parse_ts
 from ocr_tui.core.view import Fact, SessionView, Step
 from ocr_tui.formats.idumb import model as M
 from ocr_tui.formats.idumb.derive_shared import (
@@ -36,17 +36,21 @@ THRESHOLDS = (ACTIVE_H, RESUME_H, OLD_H, ARCHIVE_H)
 SLACK = timedelta(minutes=1)  # a checkpoint written just before the session file is its own
 
 
-_IDLE_WORDS = {  # state word -> (its fact, its alert)
-    "active": ("active (idle {idle})", ""),
-    "resumable": ("resumable (idle {idle}; {left} left to resume in context)", ""),
+# state word -> (its fact, its alert). No text measures idle time against `now`: a view is
+# re-derived only when its state word changes, so a measured `idle 32s` would stand still;
+# how long a session has been idle is its `last update` fact (a time the screens show as
+# "… ago", live). `{until}` is a `fmt_ts` time too.
+_IDLE_WORDS = {
+    "active": ("active: updated within the hour", ""),
+    "resumable": ("resumable in context until {until} (idle over 1h)", ""),
     "stale": (
-        "stale (idle {idle}, over 48 h)",
-        "stale: idle {idle} (over 48 h); start fresh or confirm resume",
+        "stale: idle over 48h",
+        "stale: idle over 48h; start fresh or confirm resume",
     ),
-    "old": ("old (idle {idle}, over 7 days)", "old: idle {idle} (over 7 days)"),
+    "old": ("old: idle over 7 days", "old: idle over 7 days"),
     "archive-eligible": (
-        "archive-eligible (idle {idle}, over 30 days; advisory)",
-        "archive-eligible: idle {idle}, over 30 days (advisory)",
+        "archive-eligible: idle over 30 days (advisory)",
+        "archive-eligible: idle over 30 days (advisory)",
     ),
 }
 
@@ -97,11 +101,11 @@ def build(
     if last is not None:
         later = [last + timedelta(hours=h) for h in THRESHOLDS]
         expiry += [t for t in later if t > now]
-    idle_text, left = human_duration(idle), human_duration(RESUME_H * H - (idle or 0))
+    until = fmt_ts(last + timedelta(hours=RESUME_H)) if last else "?"
     text, alert = _IDLE_WORDS.get(word, ("unknown (no time in the file)", ""))
-    state_text = text.format(idle=idle_text, left=left)
+    state_text = text.format(until=until)
     if alert:
-        alerts.append(alert.format(idle=idle_text))
+        alerts.append(alert)
     head = [Fact(label="state", value=state_text, tone=tone)]
     if created:
         head.append(Fact(label="created", value=fmt_ts(created) or ""))
@@ -129,11 +133,12 @@ def build(
 
     # -- compaction --
     if m.compactedAt or m.contextSize:
-        size = f" ({m.contextSize})" if m.contextSize else ""
-        badges.append(f"compacted{size}")
+        badges.append("compacted")
         at = parse_ts(m.compactedAt)
         at_text = fmt_ts(at) if at else (m.compactedAt or "time unknown")
-        head.append(Fact(label="compacted", value=f"{at_text}{size}", tone="warn"))
+        size = context_size(m.contextSize)
+        value = at_text + (f"; the context was {size}" if size else "")
+        head.append(Fact(label="compacted", value=value, tone="warn"))
 
     # -- shared files: what happened during this session --
     start = (created or last or now) - SLACK
@@ -182,6 +187,15 @@ def build(
         alerts=list(dict.fromkeys(alerts)), facts=head + facts, steps=steps,
     )  # fmt: skip
     return view, min(future, default=None)
+
+
+def context_size(raw: str | None) -> str | None:
+    """iDumb's `contextSize` (written when the context window filled up) with its unit: a
+    count is tokens (`185,283 tokens`); any other text (`90%`) is shown as written."""
+    text = (raw or "").strip()
+    if not text:
+        return None
+    return f"{int(text):,} tokens" if text.isdecimal() and len(text) < 16 else text
 
 
 def split_phase(text: str) -> tuple[int | None, int, str]:

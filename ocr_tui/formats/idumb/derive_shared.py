@@ -45,7 +45,7 @@ def checkpoint_views(
         counts = Counter(checkpoint_status(c, now) for c in items)
         mix = ", ".join(f"{n} {w}" for w, n in sorted(counts.items()))
         tone = "good" if st == "valid" else "bad" if st == "corrupted" else "warn"
-        value = f"{len(items)} ({mix}); latest {fmt_ts(latest.at) or '?'} {st}"
+        value = f"{len(items)} ({mix}); the latest {st}, {fmt_ts(latest.at) or 'time unknown'}"
         facts.append(Fact(label=f"checkpoints {phase}", value=value, tone=tone))
     if per_phase_only:
         return facts, steps, expiry

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from ocr_tui.core.textdecode import decode_text, json_bytes, short
+from ocr_tui.core.textdecode import decode_text, json_bytes, json_problem
 from ocr_tui.core.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 from ocr_tui.core.view import Severity
 from ocr_tui.formats.ocr.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
@@ -250,10 +250,8 @@ def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: lis
         note = found[0] if found else None
         try:
             return (decoder.decode(data), note)
-        except msgspec.ValidationError as exc:
-            return (None, f"{safe_line(rel)} has a wrong value: {short(exc, 200)}")
         except (msgspec.DecodeError, RecursionError, ValueError) as exc:
-            return (None, f"{safe_line(rel)} is not valid JSON ({short(exc)})")
+            return (None, json_problem(safe_line(rel), exc, data))  # in plain words
 
     value, problem = _cached(path, st, "json:" + repr(decoder.type), work)
     if problem:

@@ -7,6 +7,12 @@ moves between the two tables.
 
 A round is one directory: `rounds/round-01` beside `rounds/round-1` are both round 1, and the
 screen shows the one it was opened on (`path`; with a number alone, the first, `round-1`).
+
+Words and marks are the session screen's: a round is `done`, `in progress` or `stopped`
+(`fmt.ROUND_STATES`); the verdict banner says its verdict in words, with no glyph of its own
+(each glyph has one meaning: `✗` is a problem, `…` a session not read yet). The tables are as
+wide as the screen (`FitTable`: long names end in `…`, no horizontal scrollbar), and the
+severity colours stay on the cursor row.
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
-from ocr_tui.ui.fmt import round_label, verdict_kind
+from ocr_tui.ui.fmt import ROUND_STATES, round_label, round_state, verdict_kind
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,
@@ -37,6 +43,7 @@ from ocr_tui.ui.navigation import (
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
+from ocr_tui.ui.widgets.format_panes import FitTable
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
@@ -47,7 +54,7 @@ REVIEWER_COLUMNS = [
     ("file", "File"),
 ]
 DOC_COLUMNS = [("name", "Document"), ("about", "")]
-VERDICT_MARK = {"approve": "✓", "request": "✗", "discuss": "?", "progress": "…", "unknown": "•"}
+VERDICT_KINDS = ("approve", "request", "discuss", "progress", "unknown")
 
 
 @router.route(RoundTarget)
@@ -103,11 +110,13 @@ class RoundScreen(DrilldownScreen):
         yield Static(id="verdict", classes="dd-verdict")
         with Vertical(id="reviewers-pane", classes="dd-pane") as pane:
             pane.border_title = "Reviewers"
-            yield DrillTable(REVIEWER_COLUMNS, id="reviewers")
+            reviewers = FitTable(REVIEWER_COLUMNS, flex=("reviewer", "file"), id="reviewers")
+            reviewers.cursor_foreground_priority = "renderable"  # severity colours stay
+            yield reviewers
             yield Static("No reviewer files yet.", id="reviewers-empty", classes="dd-empty")
         with Vertical(id="round-docs-pane", classes="dd-pane") as pane:
             pane.border_title = "Round documents"
-            yield DrillTable(DOC_COLUMNS, id="round-docs", show_header=False)
+            yield FitTable(DOC_COLUMNS, flex=("about",), id="round-docs", show_header=False)
             yield Static("No discourse.md or final.md yet.", id="docs-empty", classes="dd-empty")
         yield Footer()
 
@@ -142,9 +151,10 @@ class RoundScreen(DrilldownScreen):
         banner = self.query_one("#verdict", Static)
         banner.display = rnd is not None
         kind = verdict_kind(rnd)
-        for k in VERDICT_MARK:
+        for k in VERDICT_KINDS:
             banner.set_class(k == kind, f"-{k}")
-        banner.update(verdict_content(rnd, kind))
+        stopped = rnd is not None and round_state(rnd.complete, view) == "stopped"
+        banner.update(verdict_content(rnd, kind, stopped=stopped))
         self._render_reviewers(rnd)
         self._render_docs(rnd)
 
@@ -162,13 +172,14 @@ class RoundScreen(DrilldownScreen):
         current = view.current
         if current is not None and current.path == rnd.path:
             parts += [sep, ("current round", "$accent")]
-        state = "complete" if rnd.complete else "in progress"
-        parts += [sep, state, sep, f"{len(rnd.reviewers)} reviewers", sep]
+        state = ROUND_STATES[round_state(rnd.complete, view)]
+        n = len(rnd.reviewers)
+        parts += [sep, state, sep, f"{n} reviewer{'s' if n != 1 else ''}", sep]
         parts += [f"{rnd.findings} finding{'s' if rnd.findings != 1 else ''}"]
         if rnd.reviewer_findings != rnd.findings:  # merged: one finding, several reviewers
             parts += [(f" (reviewers reported {rnd.reviewer_findings})", "$foreground-muted")]
         parts += [sep]
-        parts += ["discourse ✓" if rnd.discourse else ("no discourse", "$foreground-muted")]
+        parts += ["with discourse" if rnd.discourse else ("no discourse yet", "$foreground-muted")]
         return Content.assemble(*parts)
 
     def _render_reviewers(self, rnd: Round | None) -> None:
@@ -266,17 +277,20 @@ class RoundScreen(DrilldownScreen):
         self.post_message(Open(DocumentTarget(self.session_id, rel)))
 
 
-def verdict_content(rnd: Round | None, kind: str) -> Content:
+def verdict_content(rnd: Round | None, kind: str, *, stopped: bool = False) -> Content:
+    """The banner: the verdict in words (`stopped`: a round without final.md in a closed
+    session) and the synthesis' counts."""
     if rnd is None:
         return Content("")
-    mark = VERDICT_MARK[kind]
-    if kind == "progress":
-        head = [(f" {mark} IN PROGRESS ", "bold"), ("  no final.md yet", "")]
+    if kind == "progress" and stopped:
+        head = [(" STOPPED ", "bold"), ("  the session closed before final.md was written", "")]
+    elif kind == "progress":
+        head = [(" IN PROGRESS ", "bold"), ("  no final.md yet", "")]
     elif kind == "unknown":
         verdict = safe_line(rnd.verdict) if rnd.verdict else "no verdict found in final.md"
-        head = [(f" {mark} {verdict} ", "bold")]
+        head = [(f" {verdict} ", "bold")]
     else:
-        head = [(f" {mark} {safe_line(rnd.verdict or '')} ", "bold")]
+        head = [(f" {safe_line(rnd.verdict or '')} ", "bold")]
     parts: list = list(head)
     if rnd.counts is not None:
         c = rnd.counts

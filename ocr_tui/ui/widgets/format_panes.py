@@ -1,70 +1,283 @@
 """Drill-down panes for formats without review rounds: what needs attention and the format's
 facts (spec, agents, approvals, metrics...), and its steps (agent runs, checkpoints...) as a
-table whose rows open their first document (`documents` maps row keys to them)."""
+table whose rows open their first document (`documents` maps row keys to them).
+
+Two widgets the session and round screens share live here too: `LabelledRows` (labels as wide
+as the longest, values wrapped at words under themselves, laid out for the width the widget
+has) and `FitTable` (a DrillTable that is never wider than its pane: its flexible columns end
+in `…` instead of a horizontal scrollbar, and take back their width when there is room).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets.data_table import ColumnKey
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
-STEP_COLUMNS = [
-    ("at", "When"),
-    ("step", "Step"),
-    ("state", "State"),
-    ("took", "Took"),
-    ("detail", "Detail"),
-]
 STATE_VAR = {"$text-success": "success", "$text-error": "error", "$text-warning": "warning"}
 
 
-def facts_content(view: SessionView) -> Content:
-    rows: list[Content] = []
-    if view.waiting:
-        rows.append(Content.styled("◆ waiting on you: an approval is needed", "bold $text-warning"))
-    rows += [Content.styled(f"! {fmt.safe(a)}", "$text-warning") for a in view.alerts]
-    if view.badges:
-        rows.append(Content.styled(" · ".join(fmt.safe(b, 24) for b in view.badges), "$text-muted"))
-    width = max((len(f.label) for f in view.facts), default=0)
-    width = min(width, 16) + 1
-    for fact in view.facts:
-        rows.append(
-            Content.assemble(
-                (fmt.safe(fact.label, 16).ljust(width), "$text-muted"),
-                (fmt.safe(fact.value), fmt.TONES.get(fact.tone, "")),
+# -- labelled rows --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of text after a mark (`! `), wrapped under itself."""
+
+    mark: str
+    text: str
+    style: str = ""
+
+
+@dataclass(frozen=True)
+class Labelled:
+    """A label and its value; consecutive ones share one label column."""
+
+    label: str
+    value: str
+    style: str = ""
+
+
+Item = Line | Labelled
+
+
+def item_lines(items: Sequence[Item], width: int) -> list[Content]:
+    """`items` laid out in `width` cells (see `fmt.labelled_lines`): a run of labelled values
+    shares one label column, as wide as its longest label."""
+    out: list[Content] = []
+    i = 0
+    width = max(width, 1)
+    while i < len(items):
+        item = items[i]
+        if isinstance(item, Line):
+            pad = " " * cell_len(item.mark)
+            for j, line in enumerate(fmt.wrap(item.text, width - len(pad))):
+                out.append(Content.styled((item.mark if j == 0 else pad) + line, item.style))
+            i += 1
+            continue
+        run: list[Labelled] = []
+        while i < len(items) and isinstance(items[i], Labelled):
+            run.append(items[i])  # type: ignore[arg-type]
+            i += 1
+        rows = [(r.label, r.value) for r in run]
+        for k, label, value in fmt.labelled_lines(rows, width):
+            out.append(Content.assemble((label, "$text-muted"), (value, run[k].style)))
+    return out
+
+
+class LabelledRows(Widget):
+    """Items (`Line`, `Labelled`) laid out for the width the widget gets: labels sized to
+    their content, values wrapped at words, never cut while there is room."""
+
+    DEFAULT_CSS = """
+    LabelledRows {
+        height: auto;
+    }
+    """
+
+    def __init__(self, empty: str = "", *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._items: tuple[Item, ...] = ()
+        self._empty = empty
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self._items
+
+    def set_items(self, items: Sequence[Item]) -> None:
+        items = tuple(items)
+        if items != self._items:
+            self._items = items
+            self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[Content]:
+        if not self._items:
+            return [Content.styled(self._empty, "$text-muted")] if self._empty else []
+        return item_lines(self._items, width)
+
+    def render(self) -> Content:
+        return Content("\n").join(self.lines(self.content_size.width))
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return max(1, len(self.lines(width)))
+
+    @property
+    def plain(self) -> str:
+        """The text as laid out at the widget's width (tests)."""
+        return "\n".join(line.plain for line in self.lines(self.content_size.width))
+
+
+# -- a table as wide as its pane ---------------------------------------------------------------
+
+
+class FitTable(DrillTable):
+    """A DrillTable whose `flex` columns share what the other columns leave of the table's
+    width: a flexible cell longer than its column ends in `…` (no horizontal scrollbar); with
+    room, each is as wide as its widest cell; short of room, they share it fairly (each keeps
+    `min_flex`). Cells must be `Text` (as in every DrillTable)."""
+
+    DEFAULT_CSS = """
+    FitTable {
+        overflow-x: hidden;
+    }
+    """
+
+    def __init__(
+        self,
+        columns: Sequence[tuple[str, str]],
+        *,
+        flex: Sequence[str],
+        min_flex: int = 6,
+        id: str | None = None,
+        classes: str | None = None,
+        show_header: bool = True,
+    ) -> None:
+        super().__init__(columns, id=id, classes=classes, show_header=show_header)
+        self._flex = tuple(flex)
+        self._min_flex = min_flex
+        self._natural: dict[str, int] = {}
+
+    def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
+        index = {key: i for i, (key, _) in enumerate(self._column_spec)}
+        flex = {index[k] for k in self._flex if k in index}
+        shown = []
+        for key, cells in rows:
+            cells = list(cells)
+            for i in flex:
+                if i < len(cells) and isinstance(cells[i], Text):
+                    cell = cells[i].copy()
+                    cell.no_wrap, cell.overflow = True, "ellipsis"
+                    cells[i] = cell
+            shown.append((key, cells))
+        show_header = self.show_header
+        self._natural = {
+            key: max(
+                [cell_len(label) if show_header else 0]
+                + [_width(cells[i]) for _, cells in shown if i < len(cells)]
             )
-        )
-    return Content("\n").join(rows) if rows else Content.styled("Nothing recorded.", "$text-muted")
+            for i, (key, label) in enumerate(self._column_spec)
+        }
+        super().sync_rows(shown)
+        self.fit()
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def watch_show_vertical_scrollbar(self, _shown: bool) -> None:
+        self.call_after_refresh(self.fit)
+
+    def fit(self) -> None:
+        """Give the flexible columns what the others leave (each at most its widest cell)."""
+        width = self.scrollable_content_region.width
+        if width <= 0 or not self.columns or not self._natural:
+            return
+        pad = 2 * self.cell_padding
+        flex = [k for k in self._flex if ColumnKey(k) in self.columns]
+        fixed = sum(n + pad for k, n in self._natural.items() if k not in flex)
+        left = width - fixed - pad * len(flex)
+        widths: dict[str, int] = {}
+        # Fair shares: the narrowest first, each at most its widest cell; what one does not
+        # need goes to the next.
+        for n, key in enumerate(sorted(flex, key=lambda k: self._natural.get(k, 0))):
+            share = left // (len(flex) - n)
+            widths[key] = max(self._min_flex, min(self._natural.get(key, 0), share))
+            left -= widths[key]
+        changed = False
+        for key, w in widths.items():
+            column = self.columns[ColumnKey(key)]
+            if column.auto_width or column.width != w:
+                column.auto_width, column.width = False, w
+                changed = True
+        if changed:
+            self._require_update_dimensions = True
+            self._clear_caches()
+            self._update_count += 1
+            self.refresh(layout=True)
+
+    def column_width(self, key: str) -> int:
+        """The width a column is drawn at (tests)."""
+        column = self.columns[ColumnKey(key)]
+        return column.width if not column.auto_width else column.content_width
+
+
+def _width(cell: object) -> int:
+    if isinstance(cell, Text):
+        return max((line.cell_len for line in cell.split("\n")), default=0)
+    return cell_len(str(cell))
+
+
+# -- the format panes ------------------------------------------------------------------------
+
+
+def fact_items(view: SessionView, now: datetime) -> list[Item]:
+    """What needs the user first (an approval, the alerts), the badges, then the facts; the
+    times in them as `fmt.when` shows every time."""
+    items: list[Item] = []
+    if view.waiting:
+        glyph = fmt.glyph("input")
+        waiting = "waiting on you: an approval is needed"
+        items.append(Line(f"{glyph} ", waiting, "bold $text-warning"))
+    mark = f"{fmt.glyph('alert')} "
+    items += [Line(mark, fmt.times_in(fmt.safe(a), now), "$text-warning") for a in view.alerts]
+    if view.badges:
+        items.append(Line("", " · ".join(fmt.safe(b) for b in view.badges), "$text-muted"))
+    for fact in view.facts:
+        value = fmt.home_paths(fmt.times_in(fmt.safe(fact.value), now))
+        items.append(Labelled(fmt.safe(fact.label), value, fmt.TONES.get(fact.tone, "")))
+    return items
+
+
+def step_columns(now: datetime) -> list[tuple[str, str]]:
+    return [
+        ("at", f"When ({fmt.zone_name(now)})"),
+        ("step", "Step"),
+        ("state", "State"),
+        ("took", "Took"),
+        ("detail", "Detail"),
+    ]
 
 
 class FormatPanes(Vertical):
     """`show(view, now)`; hidden for OCR sessions (rounds and map runs are shown instead)."""
 
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.documents: dict[str, str] = {}  # step row key -> the document it opens
+
     def compose(self) -> ComposeResult:
         with Vertical(id="facts-pane", classes="dd-pane") as pane:
             pane.border_title = "Details"
-            yield Static(id="facts")
+            yield LabelledRows("Nothing recorded.", id="facts")
         with Vertical(id="steps-pane", classes="dd-pane") as pane:
             pane.border_title = "Steps"
-            yield DrillTable(STEP_COLUMNS, id="steps")
-
-    def on_mount(self) -> None:
-        self.documents: dict[str, str] = {}  # step row key -> the document it opens
+            yield FitTable(step_columns(self.app.now()), flex=("step", "detail"), id="steps")
 
     def show(self, view: SessionView, now: datetime) -> None:
-        self.query_one("#facts", Static).update(facts_content(view))
+        self.show_facts(view, now)
         rows = self._step_rows(view, now)
-        self.query_one("#steps", DrillTable).sync_rows(rows)
+        self.query_one("#steps", FitTable).sync_rows(rows)
         self.query_one("#steps-pane").display = bool(rows)
+
+    def show_facts(self, view: SessionView, now: datetime) -> None:
+        """The facts alone (the 1 s tick: their relative times move)."""
+        self.query_one("#facts", LabelledRows).set_items(fact_items(view, now))
 
     def _step_rows(self, view: SessionView, now: datetime) -> list[tuple[str, list[Text]]]:
         rows = []
@@ -74,19 +287,21 @@ class FormatPanes(Vertical):
             if step.documents:
                 self.documents[key] = step.documents[0]
             var = STATE_VAR.get(fmt.state_tone_style(step.state), "foreground-muted")
-            detail = step.detail or ""
+            detail = fmt.times_in(fmt.safe(step.detail or ""), now)
             if step.documents:
-                detail = (detail + " · " if detail else "") + f"{len(step.documents)} doc(s)"
+                n = len(step.documents)
+                docs = f"{n} document{'s' if n != 1 else ''}"
+                detail = f"{detail} · {docs}" if detail else docs
             took = fmt.duration(step.seconds) if step.seconds is not None else "—"
             rows.append(
                 (
                     key,
                     [
-                        Text(fmt.clock_text(step.at, now) or "—"),
-                        Text(fmt.safe(step.label, 40)),
-                        Text(fmt.safe(step.state, 14), style=theme_style(self, var)),
+                        Text(fmt.when(step.at, now, "cell") or "—"),
+                        Text(fmt.safe(step.label)),
+                        Text(fmt.words(step.state), style=theme_style(self, var)),
                         Text(took),
-                        Text(fmt.safe(detail, 60)),
+                        Text(detail),
                     ],
                 )
             )
