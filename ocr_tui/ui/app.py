@@ -6,6 +6,13 @@ The live data (the watcher, `sessions`, the signals, the change toasts) is `Live
 each other: they post `Open(target)` (`ocr_tui.ui.navigation`), which is handled here by the
 router (`ocr_tui.ui.router`); `open_session` / `open_document` do the same for callers outside
 the screens.
+
+Keys mean what they say: a key whose action does not apply is hidden from the footer by the
+`check_action` of the node that binds it, and when pressed anyway, says why (`on_key` asks that
+node's `explain_disabled`). `?` shows the keys of the screen it is pressed on.
+
+The demo is a toggle: `d` switches to a live demo in a temporary project, `d` again stops it
+and returns to the project shown before (or to "no project", which waits for one).
 """
 
 from __future__ import annotations
@@ -15,7 +22,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
@@ -36,7 +43,8 @@ class OcrTuiApp(LiveApp):
     BINDINGS = [
         Binding("q", "quit", "Quit", tooltip="Quit ocr-tui"),
         Binding("question_mark", "help", "Help", tooltip="Keys and legend"),
-        Binding("d", "demo", "Demo", tooltip="Start a live demo in a temporary project"),
+        Binding("d", "demo", "Demo", tooltip="Switch to a live demo; d again comes back"),
+        Binding("d", "leave_demo", "Leave demo", tooltip="Stop the demo, back to the project"),
     ]
 
     def __init__(
@@ -56,6 +64,7 @@ class OcrTuiApp(LiveApp):
         self._demo_factory = demo_factory
         self._start_demo_on_mount = demo
         self._demo_starting = False
+        self._before_demo: Project | None = None  # where `d` returns to from the demo
         self._shutting_down = threading.Event()  # set on unmount
 
     def get_default_screen(self) -> MainScreen:
@@ -68,6 +77,8 @@ class OcrTuiApp(LiveApp):
             self.action_demo()
         elif self.project is not None:
             self.start_watching()
+        else:
+            self.look_for_project()
 
     def on_unmount(self) -> None:  # LiveApp.on_unmount stops the watcher
         self._shutting_down.set()
@@ -130,23 +141,75 @@ class OcrTuiApp(LiveApp):
         from ocr_tui.ui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
+
+    # -- keys that do not apply ---------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "demo":
+            return self._demo_factory is not None and self.demo is None
+        if action == "leave_demo":
+            return self.demo is not None
+        return True
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action == "demo" and self._demo_factory is None:
+            return "No demo in this build of the app."
+        return None
+
+    def on_key(self, event: events.Key) -> None:
+        """A key no binding runs (App's own handler runs after this one): if a binding of it
+        does not apply here, say why."""
+        from ocr_tui.ui.screens.help import why_key_does_nothing
+
+        reason = why_key_does_nothing(self.screen, event.key)
+        if reason:
+            self.notify(reason, timeout=3, markup=False)
 
     # -- the demo -----------------------------------------------------------------------
 
     def action_demo(self) -> None:
-        if self.demo is not None or self._demo_starting:
-            self.notify("The demo is already running.", markup=False)
+        if self.demo is not None:
+            self.action_leave_demo()
+            return
+        if self._demo_starting:
+            self.notify("The demo is starting…", markup=False)
             return
         self._demo_starting = True
+        self.stop_looking_for_project()
         self._start_demo()
+
+    def accepts_found_project(self) -> bool:
+        return self.demo is None and not self._demo_starting
+
+    def action_leave_demo(self) -> None:
+        """Stop the demo and return to the project shown before it (or to none)."""
+        demo, self.demo = self.demo, None
+        if demo is None:
+            return
+        # Joining the player and removing its directory is IO: not on the UI thread.
+        threading.Thread(target=demo.stop, name="ocr-tui-demo-stop").start()
+        self.to_main_screen()
+        back, self._before_demo = self._before_demo, None
+        if back is not None:
+            self.switch_project(back)
+            where = fmt.display_path(back.root)
+        else:
+            self.clear_project()
+            self.look_for_project()
+            where = "no project"
+        self._update_sub_title()
+        self.refresh_bindings()
+        self.notify(f"Stopped the demo; back to {where}.", title="Live demo", markup=False)
 
     @work(exclusive=True, group="demo", exit_on_error=False, description="start the demo")
     async def _start_demo(self) -> None:
         start_demo = self._demo_factory
         if start_demo is None:
             self._demo_starting = False
-            self.notify("No demo in this build of the app", severity="warning")
+            self.notify("No demo in this build of the app.", severity="warning")
+            if self.project is None:
+                self.look_for_project()
             return
 
         def start():  # in a thread: it writes the demo's history to disk
@@ -164,10 +227,16 @@ class OcrTuiApp(LiveApp):
     def _demo_started(self, message: DemoStarted) -> None:
         self._demo_starting = False
         self.demo = message.demo
+        self._before_demo = self.project
+        self.stop_looking_for_project()
+        self.to_main_screen()  # a drill-down screen would show a session of the project left
         self.switch_project(Project(message.demo.root))
         self._update_sub_title()
+        self.refresh_bindings()
+        back = fmt.display_path(self._before_demo.root) if self._before_demo else "no project"
         self.notify(
-            f"Playing a simulated review in {fmt.display_path(message.demo.root)}",
+            f"Playing a simulated review in {fmt.display_path(message.demo.root)}. "
+            f"Press d to stop it and return to {back}.",
             title="Live demo",
             markup=False,
         )
@@ -178,6 +247,8 @@ class OcrTuiApp(LiveApp):
             self._demo_starting = False
             error = event.worker.error
             self.notify(f"Could not start the demo: {error}", severity="error", markup=False)
+            if self.project is None:
+                self.look_for_project()
 
 
 def _import_drilldown_screens() -> None:

@@ -28,8 +28,9 @@ MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
 )
 # (title, app action, help)
 APP_ACTIONS: tuple[tuple[str, str, str], ...] = (
-    ("Start the live demo", "demo", "Play a simulated review in a temporary project (key d)"),
-    ("Help: keys and legend", "help", "Every key of every screen, and what the glyphs mean"),
+    ("Start the live demo", "demo", "Switch to a simulated review; key d (again: come back)"),
+    ("Leave the live demo", "leave_demo", "Stop the demo, back to the project (key d)"),
+    ("Help: keys and legend", "help", "The keys of this screen, and what the glyphs mean"),
     ("Quit ocr-tui", "quit", "Leave the dashboard (key q)"),
 )
 
@@ -87,7 +88,10 @@ class SessionCommands(_Commands):
                     (f"Format: {label}", partial(app.run_main_action, action),
                      f"Show only {label} sessions (key t cycles)")
                 )  # fmt: skip
+        demo_running = getattr(app, "demo", None) is not None
         for title, action, help_text in APP_ACTIONS:
+            if action in ("demo", "leave_demo") and (action == "demo") == demo_running:
+                continue  # the one that does something now
             out.append((title, partial(app.run_action, action), help_text))
         for view in sorted(app.sessions.values(), key=lambda v: v.id):
             title = f"Session: {fmt.safe(view.id, 60)}"
@@ -112,6 +116,7 @@ class SessionCommands(_Commands):
 
 # Keys the palette need not repeat: the app's own (listed by SessionCommands) and moving about.
 SKIPPED_ACTIONS = {"app.quit", "quit", "app.help", "help", "app.demo", "demo", "command_palette"}
+SKIPPED_ACTIONS |= {"leave_demo", "app.leave_demo"}
 SKIPPED_ACTIONS |= {"app.command_palette", "back", "escape", "select_cursor", "scroll_top"}
 SKIPPED_ACTIONS |= {"scroll_bottom", "cursor_up", "cursor_down", "page_up", "page_down"}
 SKIPPED_ACTIONS |= {"app.focus_next", "app.focus_previous", "scroll(1)", "scroll(-1)", "top"}

@@ -11,6 +11,13 @@ removed" note; nothing is popped automatically.
 Navigation: a screen says which place it shows (`target`) and posts `Open(target)` to go to
 another; it never imports another screen. The app routes `Open`; in an app that does not (any
 App with the contract above can host these screens), the screen hands it to the router itself.
+
+Back (Esc) returns to the screen below, where the user came from. Once `[`/`]` moved this
+screen sideways (round 1's principal-1.md became round 2's), the screen below is no longer its
+parent: Back then follows the breadcrumb, to the last crumb before this place that has one.
+
+Keys that do not apply are hidden (`check_action` returns False) and, pressed anyway, say why
+(`explain_disabled`, asked by the app): `[`/`]` on a document of no round or map run.
 """
 
 from __future__ import annotations
@@ -25,11 +32,13 @@ from textual.screen import Screen
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
+    DocumentTarget,
     Navigator,
     Open,
     SessionListTarget,
     SessionTarget,
     Target,
+    steps_between_rounds,
 )
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
@@ -43,7 +52,13 @@ class DrilldownScreen(Screen):
     CSS_PATH = Path(__file__).with_name("drilldown.tcss")
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("escape", "back", "Back", id="drill.back"),
+        Binding(
+            "escape",
+            "back",
+            "Back",
+            id="drill.back",
+            tooltip="Back where you came from; after [ or ], up the breadcrumb",
+        ),
         Binding("q", "app.quit", "Quit", id="drill.quit"),
     ]
 
@@ -52,6 +67,7 @@ class DrilldownScreen(Screen):
         self.session_id = session_id
         self.removed = False
         self._crumb_targets: list[Target | None] = []
+        self._opened_on: Target | None = None  # the place shown when the screen opened
 
     # -- the session ------------------------------------------------------------------------
 
@@ -72,6 +88,7 @@ class DrilldownScreen(Screen):
         self.removed = view is None
         self.render_view(view, first=True)
         self.set_removed(self.removed)
+        self._opened_on = self.target
         self.after_mount()
 
     def after_mount(self) -> None:
@@ -129,9 +146,40 @@ class DrilldownScreen(Screen):
             (self.session_id, SessionTarget(self.session_id)),
         ]
 
+    def parent_target(self) -> Target | None:
+        """The breadcrumb's parent: the last crumb before this place that leads somewhere."""
+        return next((t for t in reversed(self._crumb_targets[:-1]) if t is not None), None)
+
+    @property
+    def moved(self) -> bool:
+        """Did this screen move sideways (`[`/`]`) since it opened?"""
+        return self._opened_on is not None and self.target != self._opened_on
+
     def action_back(self) -> None:
-        if len(self.app.screen_stack) > 1:
+        parent = self.parent_target() if self.moved else None
+        if parent is not None:
+            self.post_message(Open(parent, how="back"))
+        elif len(self.app.screen_stack) > 1:
             self.app.pop_screen()
+
+    # -- keys that do not apply -------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "step":
+            return self.steps()
+        return True
+
+    def steps(self) -> bool:
+        """Do `[`/`]` lead anywhere from this place? Not from a document that belongs to no
+        round or map run (a session's own file, another format's)."""
+        target = self.target
+        return not isinstance(target, DocumentTarget) or steps_between_rounds(target.path)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        """Why a key hidden by `check_action` does nothing (the app shows it when pressed)."""
+        if action == "step" and not self.steps():
+            return "This document belongs to no round or map run: [ and ] have nowhere to go."
+        return None
 
     def action_crumb(self, index: int) -> None:
         if 0 <= index < len(self._crumb_targets):

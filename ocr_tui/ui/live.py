@@ -13,6 +13,9 @@ What the screens read (`ocr_tui.ui.contract`):
 Threading: the watcher is one async worker over `ocr_tui.core.watch.watch_project` (which does
 its file IO in threads); it only posts messages (`ocr_tui.ui.messages`), and the `@on` handlers
 here mutate state.
+
+Without a project, a slow poll (`look_for_project`: `find_project` in a thread, every
+PROJECT_POLL_S) waits for one to appear where it was looked for, and switches to it.
 """
 
 from __future__ import annotations
@@ -24,13 +27,16 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import App
+from textual.message import Message
 from textual.reactive import var
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.engine import Engine, utcnow
-from ocr_tui.core.project import Project
+from ocr_tui.core.project import Project, ProjectNotFound, find_project
+from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
+from ocr_tui.ui.fmt import display_path
 from ocr_tui.ui.messages import (
     HeadersChanged,
     ProjectMissing,
@@ -41,8 +47,18 @@ from ocr_tui.ui.messages import (
 from ocr_tui.ui.toasts import ChangeToasts, transitions
 
 
+class ProjectFound(Message):
+    """A project appeared where none was found (`look_for_project`)."""
+
+    def __init__(self, project: Project) -> None:
+        super().__init__()
+        self.project = project
+
+
 class LiveApp(App[None]):
     """The sessions of one project (or of the demo), kept current by a watcher worker."""
+
+    PROJECT_POLL_S = 1.0  # without a project: how often to look for one
 
     # "no-project" | "loading" | "ready" | "sessions-deleted" | "project-missing"
     status: var[str] = var("loading")
@@ -79,6 +95,11 @@ class LiveApp(App[None]):
         self._toasts = ChangeToasts(self, bell=bell)
         self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")
+        if project is None:
+            # The formats and their markers, for the "no project" state: loaded once (and
+            # cached) here, before the app runs, not on the UI thread. The CLI's
+            # `find_project` has usually loaded them already.
+            source_classes()
 
     def now(self) -> datetime:
         return self.clock() if self.clock is not None else utcnow()
@@ -93,6 +114,7 @@ class LiveApp(App[None]):
     def on_unmount(self) -> None:
         if self._stop is not None:
             self._stop.set()
+        self.workers.cancel_group(self, "project-lookup")
 
     def start_watching(self) -> None:
         """Watch `project` (a new watcher replaces the one running, if any)."""
@@ -207,6 +229,62 @@ class LiveApp(App[None]):
         self.status = "loading"
         self.sessions_signal.publish(([], removed))
         self.start_watching()
+
+    def clear_project(self) -> None:
+        """Watch nothing: no project (the sessions of the one before are removed)."""
+        if self._stop is not None:
+            self._stop.set()
+            self._stop = None
+        removed = sorted(self.sessions)
+        self.sessions = {}
+        self.headers = ()
+        self.project = None
+        self.engine = None
+        self.polling = False
+        self._seen_sessions_dir = False
+        self.unread = 0
+        self.status = "no-project"
+        self.sessions_signal.publish(([], removed))
+
+    # -- no project: wait for one -------------------------------------------------------
+
+    def look_for_project(self) -> None:
+        """Without a project: look for one where it was looked for at start (`start_path`
+        and every directory above it) until one appears, then watch it."""
+        self._look_for_project(self.start_path)
+
+    def stop_looking_for_project(self) -> None:
+        self.workers.cancel_group(self, "project-lookup")
+
+    @work(exclusive=True, group="project-lookup", exit_on_error=False, description="find a project")
+    async def _look_for_project(self, start: Path) -> None:
+        def find() -> Project | None:  # in a thread: it stats the markers of every format
+            try:
+                return find_project(start)
+            except (ProjectNotFound, OSError):
+                return None
+
+        while self.project is None:
+            found = await asyncio.to_thread(find)
+            if found is not None:
+                self.post_message(ProjectFound(found))
+                return
+            await asyncio.sleep(self.PROJECT_POLL_S)
+
+    @on(ProjectFound)
+    def _project_found(self, message: ProjectFound) -> None:
+        if self.project is not None or not self.accepts_found_project():
+            return
+        self.switch_project(message.project)
+        self.notify(
+            f"Found a project in {display_path(message.project.root)}",
+            title="Watching",
+            markup=False,
+        )
+
+    def accepts_found_project(self) -> bool:
+        """May a project that appeared replace "no project" now? (Not while a demo starts.)"""
+        return True
 
     def _set_dir_status(self, sessions_dir: bool) -> None:
         if sessions_dir:

@@ -103,8 +103,10 @@ class DocumentTarget(Target):
 
 # How a target is opened:
 # - "push": on top of the current screen (Enter on a row);
-# - "back": a breadcrumb: back to the screen showing the target if the stack holds one (the
-#   nearest), else the current screen is replaced by one for it (the stack never grows);
+# - "back": a breadcrumb, or Esc after `[`/`]` moved the screen sideways: back to the screen
+#   showing the target if the stack holds one (the nearest), else to the screen right below if
+#   it can show the target in place (a round screen, another round), else the current screen
+#   is replaced by one for it (the stack never grows);
 # - "step": `[`/`]` from a document to a round without that file: the screen right below
 #   shows the target in place if it can (a round screen of the same session) and is popped
 #   back to, else the current screen is replaced.
@@ -133,6 +135,12 @@ class Navigator(Protocol):
 ROUND_DIR = re.compile(r"^rounds/round-([0-9]+)$")
 ROUND_FILE = re.compile(r"^(rounds/round-([0-9]+))/(.+)$")
 RUN_FILE = re.compile(r"^(map/runs/run-([0-9]+))/(.+)$")
+
+
+def steps_between_rounds(rel: str) -> bool:
+    """Does the file `rel` belong to a round or a map run (so `[`/`]` step to the same file
+    in the one before or after)? A session's own documents, and other formats', do not."""
+    return bool(ROUND_FILE.match(rel) or RUN_FILE.match(rel))
 
 
 def round_target(session_id: str, path: str) -> RoundTarget | None:

@@ -61,13 +61,10 @@ def screen_for(target: Target) -> Screen | None:
 def navigate(app: App, target: Target, how: How = "push") -> bool:
     """Show `target` (see `navigation.How`). False if nothing could show it."""
     if how == "back" or isinstance(target, SessionListTarget):
-        if _back_to(app, target):
+        if _back_to(app, target) or _shown_below(app, target):
             return True
     elif how == "step":
-        below = app.screen_stack[-2] if len(app.screen_stack) > 1 else None
-        show = getattr(below, "show_target", None)
-        if show is not None and show(target):
-            app.pop_screen()
+        if _shown_below(app, target):
             return True
     screen = screen_for(target)
     if screen is None:
@@ -77,6 +74,17 @@ def navigate(app: App, target: Target, how: How = "push") -> bool:
     else:
         app.switch_screen(screen)
     return True
+
+
+def _shown_below(app: App, target: Target) -> bool:
+    """The screen right below the current one shows `target` in place, if it can (a round
+    screen shows another round of its session): the current screen is popped back to it."""
+    below = app.screen_stack[-2] if len(app.screen_stack) > 1 else None
+    show = getattr(below, "show_target", None)
+    if show is not None and show(target):
+        app.pop_screen()
+        return True
+    return False
 
 
 def _back_to(app: App, target: Target) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from ocr_tui.core.registry import source_classes
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.listing import ListQuery
@@ -24,10 +25,13 @@ def empty_message(app: Dashboard, query: ListQuery) -> Content:
     if app.project is None:
         where = fmt.display_path(app.start_path)
         return _message(
-            "No OCR project found",
-            f"Looked for a .ocr/ directory in {where} and in every directory above it.",
-            "Run ocr-tui inside a project where Open Code Review is set up, "
-            "or pass the project's path: ocr-tui PATH",
+            "No project found",
+            f"Looked in {where}, and in every directory above it, for the directory of "
+            "each format:",
+            looked_for(),
+            "Run ocr-tui inside a project, or pass the project's path: ocr-tui PATH. "
+            "This screen is watching: it shows a project's sessions as soon as one of "
+            "these directories appears.",
             demo,
         )
     sessions_dir = fmt.display_path(app.project.sessions_dir)
@@ -61,6 +65,16 @@ def empty_message(app: Dashboard, query: ListQuery) -> Content:
     if query.search:
         hints.append(Content.assemble("Press ", ("Esc", KEY), " to clear the search."))
     return _message("No sessions match", "Nothing matches the filter and search above.", *hints)
+
+
+def looked_for() -> Content:
+    """One line per format: its marker directories and its name (`.ocr/  Open Code Review`).
+    The formats are loaded (and cached) before the app runs: no import or IO here."""
+    rows = [(", ".join(f"{m}/" for m in cls.markers), cls.label) for cls in source_classes()]
+    width = max((len(markers) for markers, _ in rows), default=0) + 2
+    return Content("\n").join(
+        Content.assemble("  ", (markers.ljust(width), KEY), label) for markers, label in rows
+    )
 
 
 def _message(title: str, *lines: str | Content) -> Content:

@@ -1,0 +1,80 @@
+"""Back (Esc) after `[`/`]` moved a screen sideways lands on the breadcrumb's parent, not on
+the screen the user came from (issue 16, item 15)."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from ocr_tui.ui.app import OcrTuiApp
+from ocr_tui.ui.navigation import RoundTarget
+from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.findings import FindingsScreen
+from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+
+from .builders import SIZE, loaded, wait_until
+
+AUTH = "2026-03-10-feat-auth"  # two rounds, principal-1.md in both
+R1 = "rounds/round-1/reviews/principal-1.md"
+R2 = "rounds/round-2/reviews/principal-1.md"
+
+
+def crumbs(app: OcrTuiApp) -> str:
+    return app.screen.query_one(Breadcrumb).plain
+
+
+async def round_one(pilot: Pilot) -> RoundScreen:
+    """The review's round 1, pushed on the list (as the palette or Enter would)."""
+    app = pilot.app
+    await loaded(pilot)
+    app.open_target(RoundTarget(AUTH, 1, "rounds/round-1"))
+    await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+    screen = app.screen
+    await wait_until(pilot, lambda: [t.row_count for t in screen.query("#reviewers")] == [2])
+    return screen
+
+
+async def test_back_after_a_step_goes_to_the_breadcrumbs_parent(app: OcrTuiApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await round_one(pilot)
+        await pilot.press("enter")  # round 1's principal-1.md
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, DocumentScreen) and app.screen.rel_path == R1
+        )
+        assert crumbs(app) == f"Sessions › {AUTH} › Round 1 › principal-1.md"
+        await pilot.press("]")  # the same reviewer's file in round 2, in place
+        await wait_until(pilot, lambda: app.screen.rel_path == R2)
+        assert crumbs(app) == f"Sessions › {AUTH} › Round 2 › principal-1.md"
+
+        await pilot.press("escape")  # the breadcrumb's parent: round 2, not round 1
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        assert app.screen.round_number == 2
+        assert crumbs(app) == f"Sessions › {AUTH} › Round 2"
+        # The round screen below showed round 2 in place: the stack did not grow.
+        assert [type(s).__name__ for s in app.screen_stack] == ["MainScreen", "RoundScreen"]
+
+
+async def test_back_without_a_step_returns_where_it_came_from(app: OcrTuiApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        round_screen = await round_one(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await pilot.press("]", "[")  # there and back: round 1's file again
+        await wait_until(pilot, lambda: app.screen.rel_path == R1)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is round_screen)
+        assert round_screen.round_number == 1
+
+
+async def test_back_after_stepping_findings_goes_to_that_round(app: OcrTuiApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await round_one(pilot)
+        await pilot.press("F")
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await pilot.press("]")  # round 2's findings, in place
+        await wait_until(pilot, lambda: app.screen.round_number == 2)
+        assert crumbs(app) == f"Sessions › {AUTH} › Round 2 › Findings"
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        assert app.screen.round_number == 2
+        assert len(app.screen_stack) == 2

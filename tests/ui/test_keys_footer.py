@@ -1,0 +1,58 @@
+"""The footer shows no key that does nothing, and a key that does nothing says why (issue 16,
+item 14): `[`/`]` on a document of no round, `t` with one format (`d` while the demo runs:
+tests/ui/test_keys_demo.py)."""
+
+from __future__ import annotations
+
+from ocr_tui.ui.app import OcrTuiApp
+from ocr_tui.ui.navigation import DocumentTarget
+from ocr_tui.ui.screens.document import DocumentScreen
+
+from .builders import SIZE, loaded, wait_until
+
+AUTH = "2026-03-10-feat-auth"
+
+
+def record_toasts(app: OcrTuiApp, monkeypatch) -> list[str]:
+    toasts: list[str] = []
+    monkeypatch.setattr(app, "notify", lambda message, **kw: toasts.append(str(message)))
+    return toasts
+
+
+async def test_brackets_only_where_there_are_rounds_to_step(app: OcrTuiApp, monkeypatch) -> None:
+    toasts = record_toasts(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(DocumentTarget(AUTH, "context.md"))  # the session's, of no round
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(pilot, lambda: app.screen.loads > 0)
+        keys = app.screen.active_bindings
+        assert "left_square_bracket" not in keys and "right_square_bracket" not in keys
+        assert "escape" in keys  # Back is there
+        await pilot.press("[")  # does nothing, and says why
+        await wait_until(pilot, lambda: toasts)
+        assert toasts == [
+            "This document belongs to no round or map run: [ and ] have nowhere to go."
+        ]
+        assert app.screen.rel_path == "context.md"
+
+        app.open_target(DocumentTarget(AUTH, "rounds/round-2/reviews/principal-1.md"), "back")
+        await wait_until(pilot, lambda: app.screen.rel_path.startswith("rounds/"))
+        keys = app.screen.active_bindings
+        assert keys["left_square_bracket"].binding.description == "Prev round"
+        assert keys["right_square_bracket"].enabled
+
+
+async def test_a_hidden_key_pressed_anyway_says_why(app: OcrTuiApp, monkeypatch) -> None:
+    toasts = record_toasts(app, monkeypatch)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert "t" not in app.screen.active_bindings  # one format: nothing to cycle
+        await pilot.press("t")
+        await wait_until(pilot, lambda: toasts)
+        assert len(toasts) == 1 and "t" in toasts[0]
+        toasts.clear()
+        await pilot.press("x")  # bound to nothing: nothing to say
+        await pilot.press("f")  # a key that works: no toast
+        await pilot.pause()
+        assert toasts == [] and app.main_screen.filter == "active"
