@@ -479,3 +479,18 @@ def test_snapshot_findings_at_80_columns(snap_compare, project: Project) -> None
 
     app = make_app(project, clock=fixed_clock)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+
+
+async def test_t_without_triage_says_why(project: Project, monkeypatch) -> None:
+    """No ocr.db triage in this round: `t` is not in the Footer and, pressed, says why."""
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_findings(pilot)
+        toasts: list[str] = []
+        monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(str(m)))
+        keys = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+        assert "t" not in keys and "v" in keys
+        await pilot.press("t")
+        await wait_until(pilot, lambda: toasts)
+        assert "No triage in this round" in toasts[0]

@@ -66,10 +66,16 @@ def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
 class DiscourseScreen(RoundReaderScreen):
     """`DiscourseScreen(session_id, number, path)`: round `number`'s discourse."""
 
+    # fmt: off
     BINDINGS = [
-        Binding("c", "cycle_kind", "Kind", id="discourse.kind"),
-        Binding("o", "open_file", "discourse.md", id="discourse.file"),
+        Binding(
+            "c", "cycle_kind", "Kind", id="discourse.kind",
+            tooltip="All → agree → challenge → connect → surface",
+        ),
+        Binding("o", "open_file", "discourse.md", id="discourse.file",
+                tooltip="discourse.md as written"),
     ]
+    # fmt: on
 
     READS = "discourse.md"
 

@@ -60,20 +60,42 @@ from ocr_tui.ui.widgets.table_search import SearchBox
 class FindingsScreen(RoundReaderScreen):
     """`FindingsScreen(session_id, number, path)`: the findings of one round."""
 
+    # fmt: off
     BINDINGS = [
-        Binding("v", "cycle_severity", "Severity ≥", id="findings.severity"),
-        Binding("b", "toggle_blockers", "Blockers", id="findings.blockers"),
-        Binding("t", "cycle_triage", "Triage", id="findings.triage"),
+        Binding(
+            "v", "cycle_severity", "Severity ≥", id="findings.severity",
+            tooltip="All → info → low → medium → high → critical (a minimum; levels that show "
+            "the same rows are skipped)",
+        ),
+        Binding(
+            "b", "toggle_blockers", "Blockers", id="findings.blockers",
+            tooltip="Blockers only, or every finding",
+        ),
+        Binding(
+            "t", "cycle_triage", "Triage", id="findings.triage",
+            tooltip="Any → each triage state in this round (from ocr.db)",
+        ),
         # priority: the box has focus before the next key is dispatched (`/retry⏎` typed fast)
-        Binding("slash", "search", "Search", id="findings.search", priority=True),
-        Binding("s", "cycle_sort", "Sort", id="findings.sort"),
+        Binding(
+            "slash", "search", "Search", id="findings.search", priority=True,
+            tooltip="Title, file, reviewers; Enter keeps it, Esc clears it",
+        ),
+        Binding(
+            "s", "cycle_sort", "Sort", id="findings.sort",
+            tooltip="Next column: severity → blocker → evolution → title → file → reviewers "
+            "(→ triage); resolved findings stay last",
+        ),
         Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
         Binding("e", "edit", "Editor", id="findings.edit"),
         Binding("y", "copy_location", "Copy file:line", id="findings.copy", show=False),
         Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
         Binding("]", "step(1)", "Next round", id="findings.next", show=False),
-        Binding("escape", "escape", "Back", id="findings.back"),
+        Binding(
+            "escape", "escape", "Back", id="findings.back",
+            tooltip="Clear the search if there is one, else back",
+        ),
     ]
+    # fmt: on
 
     READS = "the findings"
 
@@ -129,7 +151,12 @@ class FindingsScreen(RoundReaderScreen):
             return False  # no triage in this round: nothing to filter
         if action == "search" and isinstance(self.focused, Input):
             return False  # a `/` typed into the search box is text
-        return True
+        return super().check_action(action, parameters)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action == "cycle_triage":
+            return "No triage in this round: OCR's web dashboard records it in ocr.db."
+        return super().explain_disabled(action, parameters)
 
     def on_resize(self, _event: Resize) -> None:
         if self.findings is not None:
