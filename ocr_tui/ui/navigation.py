@@ -13,7 +13,7 @@ No Textual screens or widgets here, and no IO.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal, Protocol, runtime_checkable
 
 from textual.message import Message
@@ -82,6 +82,9 @@ class FindingTarget(Target):
     number: int
     path: str  # the round's directory, relative to the session directory
     finding_id: str
+    # The findings' order where it was opened (the findings table's sort and filter), for
+    # `[` / `]`; not part of the place: the same finding is the same target in any order.
+    order: tuple[str, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)

@@ -494,3 +494,25 @@ async def test_t_without_triage_says_why(project: Project, monkeypatch) -> None:
         await pilot.press("t")
         await wait_until(pilot, lambda: toasts)
         assert "No triage in this round" in toasts[0]
+
+
+async def test_the_detail_steps_in_the_tables_order_and_back_lands_on_it(project: Project) -> None:
+    """Sorted by title: `]` in the detail goes to the next row of the table, not the round's
+    default order; Esc puts the table's cursor on the finding shown last."""
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("s", "s", "s")  # by title: Dead code, Log leak, Token not verified, …
+        assert titles(app)[:3] == ["Dead code", "Log leak", "Token not verified"]
+        await pilot.press("g", "enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        detail = app.screen
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Dead code"
+        await pilot.press("]")
+        await wait_until(pilot, lambda: detail.finding is not None)
+        assert detail.finding.title == "Log leak"  # the table's next row (by severity: Token)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen)
+        assert table(app).cursor_row == 1  # on Log leak

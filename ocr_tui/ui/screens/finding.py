@@ -109,11 +109,14 @@ class FindingScreen(RoundReaderScreen):
         self.gone = False
         self.order: list[str] = []
         self.responses: list[Response] = []
+        self.table_order: list[str] = []  # the findings table's order it was opened from
         self._text: str | None = None
 
     @classmethod
     def for_target(cls, target: FindingTarget) -> FindingScreen:
-        return cls(target.session_id, target.number, target.path, target.finding_id)
+        screen = cls(target.session_id, target.number, target.path, target.finding_id)
+        screen.table_order = list(target.order)
+        return screen
 
     @property
     def target(self) -> FindingTarget:
@@ -225,19 +228,32 @@ class FindingScreen(RoundReaderScreen):
         self.post_message(Open(DocumentTarget(self.session_id, rel)))
 
     def action_step(self, delta: int) -> None:
-        """The finding before or after this one, in the round's default order."""
-        if self.finding_id not in self.order:
+        """The finding before or after this one: in the findings table's order (its sort and
+        filter) when opened from it, else in the round's default order."""
+        order = [i for i in self.table_order if i in self.order] or self.order
+        if self.finding_id not in order:
+            order = self.order
+        if self.finding_id not in order:
             self.app.bell()
             return
-        i = self.order.index(self.finding_id) + delta
-        if not 0 <= i < len(self.order):
+        i = order.index(self.finding_id) + delta
+        if not 0 <= i < len(order):
             self.app.bell()
             self.notify(f"No {'earlier' if delta < 0 else 'later'} finding.", timeout=2)
             return
-        self.finding_id = self.order[i]
+        self.finding_id = order[i]
         self.finding = None
         self._text = None
         self.load()
+
+    def action_back(self) -> None:
+        """Back, with the findings table's cursor on the finding shown last."""
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        move = getattr(below, "move_to_finding", None)
+        if callable(move):
+            move(self.finding_id)
+        super().action_back()
 
 
 def meta_content(f: Finding) -> Content:

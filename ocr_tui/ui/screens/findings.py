@@ -356,6 +356,13 @@ class FindingsScreen(RoundReaderScreen):
         key = selected_key(event)
         if key is None:
             return
-        self.post_message(
-            Open(FindingTarget(self.session_id, self.round_number, self.round_path, key))
-        )
+        order = tuple(f.id for f in self.shown)  # `[` / `]` in the detail follow the table
+        target = FindingTarget(self.session_id, self.round_number, self.round_path, key, order)
+        self.post_message(Open(target))
+
+    def move_to_finding(self, finding_id: str) -> None:
+        """Put the cursor on `finding_id` (the detail stepped to it before coming back)."""
+        table = self.query_one("#findings", DrillTable)
+        keys = [table.key_of(k) for k in table.row_keys]
+        if finding_id in keys:
+            table.move_cursor(row=keys.index(finding_id), animate=False)
