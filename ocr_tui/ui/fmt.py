@@ -21,7 +21,7 @@ from rich.cells import cell_len, set_cell_size
 
 from ocr_tui.core.states import STATES, glyph, session_state  # noqa: F401 (shared names)
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import human_ago, human_duration, human_relative, parse_ts
+from ocr_tui.core.timeutil import human_duration, human_relative, parse_ts
 from ocr_tui.core.view import MapRun, Round, SessionView
 
 # A phase's mark in a timeline. `stopped` and `unreached`: the phase a session closed early
@@ -94,31 +94,6 @@ def elapsed_text(view: SessionView, now: datetime, *, coarse: bool = False) -> s
     if coarse and seconds is not None and 60 <= seconds < 600:
         return f"{seconds // 60}m"
     return human_duration(seconds)
-
-
-def ago_text(value: str | None, now: datetime, *, coarse: bool = False) -> str:
-    """`coarse` (the list, the detail pane): no seconds count, so the text changes at 10 s and
-    then once a minute (a cell changing every second repaints the whole list: ~6 % of a core
-    with three sessions active)."""
-    at = ts(value)
-    if at is None:
-        return "—"
-    seconds = (now - at).total_seconds()
-    if coarse and 10 <= seconds < 60:
-        return "<1m ago"
-    return human_ago(seconds)
-
-
-def clock_text(value: str | None, now: datetime, *, short: bool = False) -> str:
-    """A timestamp in local time: `14:02` today, else `Mar 05 14:02` (`Mar 05` if short).
-    Superseded by `when(value, now, "cell")` (the one convention)."""
-    at = ts(value)
-    if at is None:
-        return ""
-    local = at.astimezone()
-    if local.date() == now.astimezone().date():
-        return local.strftime("%H:%M")
-    return local.strftime("%b %d" if short else "%b %d %H:%M")
 
 
 def phase_bar(number: int | None, total: int) -> tuple[str, str]:
@@ -274,13 +249,6 @@ def verdict_kind(rnd: Round | None) -> str:
         if any(verdict.startswith(name) for name in names):
             return kind
     return "unknown" if rnd.complete else "progress"
-
-
-def fmt_datetime(value: str | None) -> str:
-    """`2026-11-22 14:02:11Z`; "—" when unknown. Superseded by `when` (the one convention):
-    kept for the screens not moved to it yet."""
-    dt = parse_ts(value)
-    return dt.strftime("%Y-%m-%d %H:%M:%SZ") if dt else "—"
 
 
 def ticking_duration(seconds: int | None) -> str:

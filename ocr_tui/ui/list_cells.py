@@ -176,7 +176,7 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         "verdict": verdict_cell(current.verdict if current else None),
         "agents": ((fmt.safe(view.summary, TEXT_CAP), "muted"),) if view.summary else DASH,
         "needs": needs_cell(view),
-        "started": ((fmt.clock_text(view.started_at, now) or "—", "muted"),),
+        "started": ((started_text(view, now), "muted"),),
     }
     cells.update(clock_cells(view, now))
     return cells
@@ -188,8 +188,32 @@ def clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
     return {
         "round_time": ((fmt.elapsed_text(view, now, coarse=True), tone),),
         "elapsed": ((coarse_duration(session_seconds(view, now)), tone),),
-        "activity": ((fmt.ago_text(view.last_activity, now, coarse=True), ""),),
+        "activity": ((activity_text(view.last_activity, now), ""),),
     }
+
+
+STARTED_ROOM = 12  # the started column's widest cell (list_layout's cap)
+
+
+def started_text(view: SessionView, now: datetime) -> str:
+    """`fmt.when`'s clock time without the zone (the column header names it): `14:02` today,
+    `Mar 10 14:02` this year, the date alone (`2025-11-17`) before; "—" when not known."""
+    text = fmt.when(fmt.started_at(view), now, "cell")
+    if len(text) > STARTED_ROOM:
+        text = text.split()[0]
+    return text or "—"
+
+
+def activity_text(value: str | None, now: datetime) -> str:
+    """`fmt.when`'s relative time (`12m ago`), without a seconds count: the text changes at
+    10 s and then once a minute (a cell changing every second repaints the whole list: ~6 %
+    of a core with three sessions active)."""
+    at = fmt.ts(value)
+    if at is None:
+        return "—"
+    if 10 <= (now - at).total_seconds() < 60:
+        return "<1m ago"
+    return fmt.when(at, now, "ago")
 
 
 def cell_width(cell: Cell) -> int:

@@ -16,6 +16,7 @@ screen by one.
 from __future__ import annotations
 
 import os
+from datetime import datetime
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,12 +28,12 @@ from textual.widgets import Footer, Markdown, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import fmt_ts, from_mtime
+from ocr_tui.core.timeutil import from_mtime
 from ocr_tui.core.view import Round, SessionView
-from ocr_tui.ui import router
+from ocr_tui.ui import fmt, router
 from ocr_tui.ui.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
-from ocr_tui.ui.fmt import fmt_datetime, round_label, twin_name
+from ocr_tui.ui.fmt import round_label, twin_name
 from ocr_tui.ui.markdown_text import keep_line_breaks
 from ocr_tui.ui.navigation import (
     ROUND_FILE,
@@ -184,7 +185,8 @@ class DocumentScreen(DrilldownScreen):
         path = self.full_path or self.rel_path
         self.query_one("#doc-path", Static).update(Content.styled(safe_line(path), "bold"))
         st = self.state
-        info = info_content(st if st is not None and st.rel == self.rel_path else None)
+        shown = st if st is not None and st.rel == self.rel_path else None
+        info = info_content(shown, self.app.now())
         self.query_one("#doc-info", Static).update(info)
 
     def _render_note(self, st: DocState) -> None:
@@ -269,15 +271,17 @@ def place_crumbs(view: SessionView | None, session_id: str, rel: str) -> list[Cr
     return [(rel, None)]
 
 
-def info_content(st: DocState | None) -> Content:
-    """`12.3 KiB · modified 2026-11-22 10:30:00Z`; `loading…` before the first read."""
+def info_content(st: DocState | None, now: datetime) -> Content:
+    """`12.3 KiB · modified 10:30 UTC` (`fmt.when`'s clock time: the line is re-drawn when the
+    file changes, not as time passes, so no relative time to freeze); `loading…` before the
+    first read."""
     parts: list = []
     if st is None:
         parts = ["loading…"]
     elif st.status not in ("deleted", "error"):
         parts = [human_size(st.size)]
         if st.mtime is not None:
-            parts += [" · modified ", fmt_datetime(fmt_ts(from_mtime(st.mtime)))]
+            parts += [" · modified ", fmt.when(from_mtime(st.mtime), now, "clock") or "—"]
     return Content.assemble(*parts)
 
 

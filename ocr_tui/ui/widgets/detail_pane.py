@@ -2,20 +2,26 @@
 reviewers (with a severity breakdown), map runs, clock and problems.
 
 Text is built as `Content` from plain strings (never markup), styled with theme variables, so
-a `[bold]` in a file name stays text and themes apply. Each part is re-rendered only when its
-content changed; the 1 s tick touches only the clock.
+a `[bold]` in a file name stays text and themes apply. Times are `fmt.when`'s: the clock time
+where the pane names the zone, `19:33 UTC` where it does not, the relative time in the clock;
+a stalled session says for how long, against `--stall-after`. Each part is re-rendered only
+when its content changed: the 1 s tick repaints the clock, the rest at most once a minute.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer, VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
+from textual.widget import Widget
 from textual.widgets import Static
 
-from ocr_tui.core.view import Round, SessionView
+from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
@@ -35,7 +41,7 @@ STATE_WORDS = {
     "alert": "needs attention (see below)",
     "running": "running",
     "waiting": "finished, waiting to be closed",
-    "stalled": "stalled: no activity for a while",
+    "stalled": "stalled",  # and for how long: `fmt.stall_text`
     "closed": "closed",
     "problem": "see problems below",
     "loading": "not read yet",
@@ -54,37 +60,71 @@ def _lines(parts: list[Content]) -> Content:
     return Content("\n").join(parts)
 
 
+def zone_title(title: str, now: datetime) -> str:
+    """A pane's title naming the zone of the clock times in it: `Phases · times in UTC`."""
+    return f"{title} · times in {fmt.zone_name(now)}"
+
+
+PHASES_WIDTH = 30  # the phases pane's text: app.tcss's 34 cells, less border and padding
+
+
+def phase_times(view: SessionView, now: datetime, width: int = PHASES_WIDTH) -> list[str]:
+    """When each phase started (`fmt.when`'s clock time, the pane's title naming the zone),
+    where every line has room for it; else none (the durations say how long each took)."""
+    times = [fmt.when(s.at, now, "cell") for s in view.timeline]
+    label = max((len(fmt.safe(s.label)) for s in view.timeline), default=0)
+    for step, at in zip(view.timeline, times, strict=True):
+        took = len(fmt.duration(step.seconds)) + 1 if step.seconds is not None else 0
+        if 2 + label + 2 + len(at) + took > width:
+            return []
+    return times if any(times) else []
+
+
 def timeline_content(view: SessionView, now: datetime) -> Content:
-    width = max((len(s.label) for s in view.timeline), default=0) + 2
+    """Each phase: its mark, label, when it started (where there is room: `phase_times`)
+    and how long it took."""
+    labels = [fmt.safe(s.label) for s in view.timeline]
+    width = max((len(x) for x in labels), default=0) + 2
+    times = phase_times(view, now) or [""] * len(labels)
     rows = []
-    for step in view.timeline:
-        took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
+    for step, label, at in zip(view.timeline, labels, times, strict=True):
+        took = fmt.duration(step.seconds) if step.seconds is not None else ""
         rows.append(
             Content.assemble(
                 (fmt.PHASE_MARKS.get(step.state, "?"), MARK_STYLE.get(step.state, "")),
                 " ",
-                (
-                    fmt.safe(step.label).ljust(width),
-                    MUTED if step.state in ("pending", "skipped") else "",
-                ),
-                (fmt.clock_text(step.at, now, short=True) + took, MUTED),
+                (label.ljust(width), MUTED if step.state in ("pending", "skipped") else ""),
+                (" ".join(x for x in (at, took) if x), MUTED),
             )
         )
     return _lines(rows) if rows else Content.styled("no phases known", MUTED)
 
 
+def unit_state(complete: bool, current: bool, view: SessionView) -> tuple[str, str, str]:
+    """A round's (or map run's) (mark, mark style, state words), in `fmt.ROUND_STATES`'
+    words: done ✓, in progress (▶ the session's current one, else ·), stopped ■."""
+    state = fmt.round_state(complete, view)
+    if state == "done":
+        key = "done"
+    elif state == "stopped":
+        key = "stopped"
+    else:
+        key = "current" if current else "pending"
+    mark = "·" if key == "pending" else fmt.PHASE_MARKS[key]
+    return mark, MARK_STYLE[key], fmt.ROUND_STATES[state]
+
+
 def _round_line(rnd: Round, view: SessionView) -> list[Content]:
-    current = view.current
-    running = not rnd.complete and current is not None and rnd.path == current.path
-    mark = "✓" if rnd.complete else ("▶" if running else "·")
-    status = rnd.verdict or ("complete" if rnd.complete else "in progress")
+    current = view.current is not None and rnd.path == view.current.path
+    mark, mark_style, state = unit_state(rnd.complete, current, view)
+    status = fmt.safe(rnd.verdict, 24) if rnd.verdict else state
     twin = fmt.twin_name(view.rounds, rnd)  # round-01 beside round-1: which one this is
     line = Content.assemble(
         (f"R{rnd.number} ", "bold"),
         *([(f"({twin}) ", MUTED)] if twin else []),
-        (mark, MARK_STYLE["done" if rnd.complete else "current" if running else "pending"]),
+        (mark, mark_style),
         " ",
-        (fmt.safe(status, 24), tone_style(rnd.verdict)),
+        (status, tone_style(rnd.verdict)),
         # the round's distinct findings, as the list's Find column and `findings` count them
         (
             f" · {plural(len(rnd.reviewers), 'reviewer')} · {plural(rnd.findings, 'finding')}",
@@ -162,27 +202,38 @@ def rounds_content(view: SessionView) -> Content:
             rows.append(Content(""))
         rows.append(Content.styled("Map runs", TITLE))
         for run in reversed(view.map_runs):
-            files = "? files" if run.files is None else f"{run.files} files"
-            twin = fmt.twin_name(view.map_runs, run)
-            rows.append(
-                Content.assemble(
-                    (f"Run {run.number} ", "bold"),
-                    *([(f"({twin}) ", MUTED)] if twin else []),
-                    (("✓", MARK_STYLE["done"]) if run.complete else ("▶", MARK_STYLE["current"])),
-                    f" {'complete' if run.complete else 'in progress'}",
-                    (f" · {files}", MUTED),
-                )
-            )
+            rows.append(_run_line(run, view))
     if not rows:
         return Content.styled("No rounds or map runs yet.", MUTED)
     return _lines(rows)
 
 
+def _run_line(run: MapRun, view: SessionView) -> Content:
+    files = "? files" if run.files is None else f"{run.files} files"
+    twin = fmt.twin_name(view.map_runs, run)
+    current = run is view.map_runs[-1]
+    mark, mark_style, state = unit_state(run.complete, current, view)
+    return Content.assemble(
+        (f"Run {run.number} ", "bold"),
+        *([(f"({twin}) ", MUTED)] if twin else []),
+        (mark, mark_style),
+        f" {state}",
+        (f" · {files}", MUTED),
+    )
+
+
 STEPS_SHOWN = 8
 
 
-def details_content(view: SessionView, now: datetime) -> Content:
-    """The middle column for formats without rounds: alerts, facts, the latest steps."""
+def fact_value(value: str, now: datetime) -> str:
+    """A fact's value as the session screen shows it: made safe, its timestamps `fmt.when`'s
+    (the clock time: the pane is not repainted every second), home written `~`."""
+    return fmt.home_paths(fmt.times_in(fmt.safe(value), now, "clock"))
+
+
+def details_content(view: SessionView, now: datetime, width: int = 80) -> Content:
+    """The middle column for formats without rounds, laid out in `width` cells: alerts,
+    facts (labels as wide as the longest, values wrapped at words), the latest steps."""
     rows: list[Content] = []
     if view.waiting:
         rows.append(Content.styled("◆ waiting on you", STATE_STYLE["input"]))
@@ -190,24 +241,26 @@ def details_content(view: SessionView, now: datetime) -> Content:
         rows.append(Content.assemble(("! ", "$text-warning"), (fmt.safe(alert), "$text-warning")))
     if rows:
         rows.append(Content(""))
-    for fact in view.facts:
+    facts = [(fmt.safe(f.label), fact_value(f.value, now)) for f in view.facts]
+    for i, label, value in fmt.labelled_lines(facts, width):
         rows.append(
-            Content.assemble(
-                (f"{fmt.safe(fact.label, 15):<16}", MUTED),
-                (fmt.safe(fact.value), TONE_STYLE.get(fact.tone, "")),
-            )
+            Content.assemble((label, MUTED), (value, TONE_STYLE.get(view.facts[i].tone, "")))
         )
     if view.steps:
         if view.facts:
             rows.append(Content(""))
-        rows.append(Content.styled(f"Steps · {len(view.steps)}", TITLE))
-        for step in view.steps[-STEPS_SHOWN:]:
+        steps = view.steps[-STEPS_SHOWN:]
+        times = [fmt.when(step.at, now, "cell") for step in steps]
+        title = f"Steps · {len(view.steps)}"
+        rows.append(Content.styled(zone_title(title, now) if any(times) else title, TITLE))
+        room = max(len(t) for t in times) + 2 if any(times) else 0
+        for step, at in zip(steps, times, strict=True):
             took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
             rows.append(
                 Content.assemble(
-                    (fmt.clock_text(step.at, now, short=True).ljust(7), MUTED),
+                    (at.ljust(room), MUTED),
                     fmt.safe(step.label, 28),
-                    (f" {fmt.safe(step.state, 12)}", fmt.state_tone_style(step.state)),
+                    (f" {fmt.words(step.state)[:12]}", fmt.state_tone_style(step.state)),
                     (took, MUTED),
                 )
             )
@@ -216,12 +269,59 @@ def details_content(view: SessionView, now: datetime) -> Content:
     return _lines(rows)
 
 
+FIELD = 9  # the session column's labels
+
+
 def _field(name: str, value: str | Content, style: str = "") -> Content:
     value = value if isinstance(value, Content) else Content.styled(value, style)
-    return Content.assemble((f"{name:<9}", MUTED), value)
+    return Content.assemble((f"{name:<{FIELD}}", MUTED), value)
 
 
-def info_content(view: SessionView, now: datetime) -> Content:
+class Laid(Widget):
+    """Text laid out for the width the widget gets (`update(build)`, `build(width)` gives the
+    content), re-built when that width changes; height as the text needs."""
+
+    DEFAULT_CSS = "Laid { width: 100%; height: auto; }"
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._build: Callable[[int], Content] = lambda _width: Content("")
+        self._laid: tuple[int, Content] | None = None
+
+    def update(self, build: Callable[[int], Content]) -> None:
+        self._build, self._laid = build, None
+        self.refresh(layout=True)
+
+    def content_at(self, width: int) -> Content:
+        width = max(1, width)
+        if self._laid is None or self._laid[0] != width:
+            self._laid = (width, self._build(width))
+        return self._laid[1]
+
+    @property
+    def plain(self) -> str:
+        """The text as laid out at the widget's width (tests)."""
+        return self.content_at(self.content_size.width).plain
+
+    def render(self) -> Content:
+        return self.content_at(self.content_size.width)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return container.width
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return self.content_at(width).get_height(self.styles, width)
+
+
+def state_words(view: SessionView, state: str, now: datetime, stall_limit: float | None) -> str:
+    """What the status line says of the state: a stalled session for how long it has been
+    quiet, against `--stall-after` (`stalled: no activity for 36m (limit 30m)`)."""
+    if state == "stalled":
+        return f"stalled: {fmt.stall_text(view, now, stall_limit)}"
+    return STATE_WORDS[state]
+
+
+def info_content(view: SessionView, now: datetime, stall_limit: float | None = None) -> Content:
     state = fmt.session_state(view)
     rows = [Content.styled(fmt.safe(view.id), "bold")]
     if view.framework == "ocr":
@@ -244,21 +344,26 @@ def info_content(view: SessionView, now: datetime) -> Content:
             "status",
             Content.assemble(
                 (fmt.glyph(state) + " ", STATE_STYLE[state]),
-                f"{view.status} · {STATE_WORDS[state]}",
+                f"{fmt.words(view.status)} · {state_words(view, state, now, stall_limit)}",
             ),
         ),
-        _field("started", fmt.clock_text(view.started_at, now) or "—"),
+        # the clock time: the relative one would freeze (this part is not ticked every second)
+        _field("started", fmt.when(fmt.started_at(view), now, "clock") or "—"),
         _field("source", fmt.safe(view.source)),
     ]
     if view.problems:
         rows.append(Content.styled("Problems", "bold $text-error"))
-        rows.extend(Content.assemble(("✗ ", "$text-error"), fmt.safe(p)) for p in view.problems)
+        rows.extend(
+            Content.assemble(("✗ ", "$text-error"), fmt.times_in(fmt.safe(p), now, "clock"))
+            for p in view.problems
+        )
     return _lines(rows)
 
 
-def clock_content(view: SessionView, now: datetime) -> Content:
+def clock_content(view: SessionView, now: datetime, width: int = 36) -> Content:
     """The session's time (as the list's Elapsed), OCR's round (or map run) time when it
-    counts from elsewhere, and the last activity."""
+    counts from elsewhere, and the last activity (`fmt.when`: `19:33 UTC (12m ago)`, the
+    relative time alone when that does not fit in `width` cells)."""
     el = view.elapsed
     note = " (running)" if el.running else ""
     whole = coarse_duration(session_seconds(view, now))
@@ -266,7 +371,10 @@ def clock_content(view: SessionView, now: datetime) -> Content:
     if view.framework == "ocr" and el.since and el.since != view.started_at:
         unit = "map run" if view.workflow == "map" else "round"
         rows.append(_field(unit, fmt.elapsed_text(view, now, coarse=True)))
-    rows.append(_field("activity", fmt.ago_text(view.last_activity, now, coarse=True)))
+    activity = fmt.when(view.last_activity, now)
+    if len(activity) > width - FIELD:
+        activity = fmt.when(view.last_activity, now, "ago")
+    rows.append(_field("activity", activity or "—"))
     return _lines(rows)
 
 
@@ -283,7 +391,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         with VerticalScroll(id="dp-rounds") as col:
             col.border_title = "Rounds"
             col.can_focus = False
-            yield Static(id="dp-rounds-text")
+            yield Laid(id="dp-rounds-text")
         with VerticalScroll(id="dp-session") as col:
             col.border_title = "Session"
             col.can_focus = False
@@ -298,24 +406,51 @@ class DetailPane(ScrollableContainer, can_focus=False):
     def session_id(self) -> str | None:
         return self._view.id if self._view else None
 
+    @property
+    def stall_limit(self) -> float:
+        """`--stall-after`, in seconds (the engine's, when the app has one), as the session
+        screen measures a stall against."""
+        engine = getattr(self.app, "engine", None)
+        return getattr(engine, "stall_after", None) or DEFAULT_STALL_AFTER
+
     def show(self, view: SessionView | None, now: datetime) -> None:
         if view is self._view:
             return
         self._view = view
         if view is None:
-            for part in ("dp-timeline", "dp-rounds-text", "dp-info", "dp-clock"):
+            for part in ("dp-timeline", "dp-info", "dp-clock"):
                 self._set(part, Content(""))
+            self._set_laid(lambda _width: Content(""), ("",))
             return
-        self._set("dp-timeline", timeline_content(view, now))
+        timed = bool(phase_times(view, now))
+        self.query_one("#dp-phases").border_title = zone_title("Phases", now) if timed else "Phases"
         rounds = view.framework == "ocr"
         self.query_one("#dp-rounds").border_title = "Rounds" if rounds else "Details"
-        self._set("dp-rounds-text", rounds_content(view) if rounds else details_content(view, now))
-        self._set("dp-info", info_content(view, now))
-        self._set("dp-clock", clock_content(view, now))
+        self._refresh_parts(view, now)
 
     def tick(self, now: datetime) -> None:
+        """The clock every second; the other parts are re-built and repainted only when their
+        text changed (a stall's length, a date turning over: at most once a minute)."""
         if self._view is not None:
-            self._set("dp-clock", clock_content(self._view, now))
+            self._refresh_parts(self._view, now)
+
+    def _refresh_parts(self, view: SessionView, now: datetime) -> None:
+        self._set("dp-timeline", timeline_content(view, now))
+        if view.framework == "ocr":
+            content = rounds_content(view)
+            self._set_laid(lambda _width: content, ("rounds", content.plain, *content.spans))
+        else:
+            probe = details_content(view, now)  # what the text is, at any width
+            key = ("details", probe.plain, *probe.spans)
+            self._set_laid(lambda width: details_content(view, now, width), key)
+        self._set("dp-info", info_content(view, now, self.stall_limit))
+        width = self.query_one("#dp-clock").content_size.width
+        self._set("dp-clock", clock_content(view, now, width or 36))
+
+    def _set_laid(self, build: Callable[[int], Content], key: tuple) -> None:
+        if self._shown.get("dp-rounds-text") != key:
+            self._shown["dp-rounds-text"] = key
+            self.query_one("#dp-rounds-text", Laid).update(build)
 
     def _set(self, part: str, content: Content) -> None:
         key = (content.plain, tuple(content.spans))  # Content's == compares text only

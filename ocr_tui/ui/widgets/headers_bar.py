@@ -5,6 +5,7 @@ alerts that do not fit are left out, never wrapped onto a second line)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from textual.content import Content
 from textual.widget import Widget
@@ -35,15 +36,17 @@ class HeadersBar(Widget):
     @property
     def lines(self) -> list[Content]:
         width = self.content_region.width or 80
-        return [header_line(h, width) for h in self._headers]
+        now = getattr(self.app, "now", lambda: datetime.now(UTC))()
+        return [header_line(h, width, now) for h in self._headers]
 
     def render(self) -> Content:
         return Content("\n").join(self.lines)
 
 
-def header_parts(h: Header) -> list[Content]:
+def header_parts(h: Header, now: datetime) -> list[Content]:
     """The title, then the first facts not already said (a fact's continuation lines, its
-    label indented, are the detail's), then the alerts; each whole."""
+    label indented, are the detail's), then the alerts; each whole. Fact values as every
+    screen shows them: timestamps `fmt.when`'s clock time (the bar is not ticked), home `~`."""
     label = fmt.framework_label(h.framework)
     title = fmt.safe(h.title)
     head = title if title.lower().startswith(label.lower()) else f"{label} · {title}"
@@ -54,7 +57,10 @@ def header_parts(h: Header) -> list[Content]:
         parts.append(
             Content.assemble(
                 (f"{fmt.safe(fact.label).strip()} ", "$text-muted"),
-                (fmt.safe(fact.value), fmt.TONES.get(fact.tone, "")),
+                (
+                    fmt.home_paths(fmt.times_in(fmt.safe(fact.value), now, "clock")),
+                    fmt.TONES.get(fact.tone, ""),
+                ),
             )
         )
     for alert in h.alerts[:ALERTS]:
@@ -62,10 +68,10 @@ def header_parts(h: Header) -> list[Content]:
     return parts
 
 
-def header_line(h: Header, width: int) -> Content:
+def header_line(h: Header, width: int, now: datetime) -> Content:
     """One line of at most `width` cells: the parts that fit whole (the title cut if it
     alone is wider), `…` when some were left out."""
-    parts = header_parts(h)
+    parts = header_parts(h, now)
     line = parts[0].truncate(width, ellipsis=True)
     more = " · …"
     for i, part in enumerate(parts[1:], start=1):
