@@ -59,6 +59,8 @@ class DocumentScreen(DrilldownScreen):
         Binding("G", "bottom", "Bottom", id="doc.bottom", show=False),
         Binding("[", "step(-1)", "Prev round", id="doc.prev"),
         Binding("]", "step(1)", "Next round", id="doc.next"),
+        Binding("[", "step_run(-1)", "Prev run", id="doc.prev_run"),
+        Binding("]", "step_run(1)", "Next run", id="doc.next_run"),
     ]
 
     class Loaded(Message):
@@ -203,9 +205,18 @@ class DocumentScreen(DrilldownScreen):
     # -- actions ----------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "step":  # `[` / `]` only for a file of a round or a map run
-            return bool(ROUND_FILE.match(self.rel_path) or RUN_FILE.match(self.rel_path))
-        return True
+        """`[` / `]` say what they step: rounds for a round's file, runs for a map run's (the
+        base hides both for a file of neither)."""
+        if action == "step":
+            return bool(ROUND_FILE.match(self.rel_path)) and super().check_action(
+                action, parameters
+            )
+        if action == "step_run":
+            return bool(RUN_FILE.match(self.rel_path))
+        return super().check_action(action, parameters)
+
+    def action_step_run(self, delta: int) -> None:
+        self.action_step(delta)
 
     def action_scroll(self, lines: int) -> None:
         self.query_one("#doc-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
