@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from ocr_tui.ui.fmt import zone_name
 from ocr_tui.ui.list_cells import TICKING
 
 SORT_MARKS = {False: "▼", True: "▲"}  # newest first / A→Z down the list, and reversed
@@ -43,7 +44,7 @@ SPECS: tuple[Spec, ...] = (
     Spec("needs", "Needs", 3, 26, "other", grow=13, tip="what needs attention"),
     Spec("round_time", "Round time", 9, 10, "ocr-only", tip="the round's (or map run's) time"),
     Spec("elapsed", "Elapsed", 8, 8, tip="the session's time: to now while it runs"),
-    Spec("started", "Started", 13, 12, tip="when the session started"),
+    Spec("started", "Started", 13, 16, tip="when the session started (local time)"),
     Spec("activity", "Activity", 2, 8, tip="the last activity"),
 )
 BY_KEY = {s.key: s for s in SPECS}
@@ -87,10 +88,13 @@ def applies(spec: Spec, formats: Collection[str], natural: Mapping[str, int]) ->
 
 
 def label(spec: Spec, sort: tuple[str, bool] | None) -> str:
-    """The header, with ▼ / ▲ on the sorted column (`sort`: its key, and reversed)."""
+    """The header, with ▼ / ▲ on the sorted column (`sort`: its key, and reversed). Started
+    holds clock times: its header names their zone (`Started (UTC)`), as the time convention
+    says (fmt.when)."""
+    header = f"{spec.header} ({zone_name()})" if spec.key == "started" else spec.header
     if sort is not None and sort[0] == spec.key:
-        return f"{spec.header} {SORT_MARKS[sort[1]]}".strip()
-    return spec.header
+        return f"{header} {SORT_MARKS[sort[1]]}".strip()
+    return header
 
 
 def plan(

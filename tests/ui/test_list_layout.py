@@ -157,7 +157,7 @@ async def test_sort_mark_and_reverse(home) -> None:
         assert "reversed" in str(app.main_screen.query_one("#filter-bar").render())
         await pilot.press("s")  # by start time: its column is shown, even at 80 columns
         assert app.main_screen.sort == "start" and not app.main_screen.reverse
-        assert labels()["started"] == "Started ▼" and "▼" not in labels()["activity"]
+        assert labels()["started"] == "Started (UTC) ▼" and "▼" not in labels()["activity"]
         await pilot.press("s", "S")  # by name, Z to A
         assert labels()["id"] == "Session ▲"
         assert table_ids(app) == sorted(before, reverse=True)
