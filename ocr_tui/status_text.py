@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 from rich.cells import cell_len
 
+from ocr_tui.core.cells import clip_end, clip_words, take  # noqa: F401 (their users here)
+from ocr_tui.core.cells import elide_middle as _elide_middle
 from ocr_tui.core.states import glyph, session_state
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
@@ -57,48 +59,10 @@ def _positive_int(text: object) -> int | None:
 # --- cutting text to a number of cells ---------------------------------------------------------
 
 
-def take(text: str, cells: int) -> str:
-    """The longest start of `text` that fits in `cells` terminal cells."""
-    used = 0
-    for i, ch in enumerate(text):
-        used += cell_len(ch)
-        if used > cells:
-            return text[:i]
-    return text
-
-
-def clip_end(text: str, width: int) -> str:
-    """`text` in `width` cells, cut at its end with "…"."""
-    if cell_len(text) <= width:
-        return text
-    if width < 1:
-        return ""
-    return take(text, width - 1) + "…"
-
-
-def clip_words(text: str, width: int) -> str:
-    """`text` in `width` cells: the words that fit whole (`⚠ active stalled` → `⚠ active`),
-    else cut at its end."""
-    if cell_len(text) <= width:
-        return text
-    words = text.split(" ")
-    for n in range(len(words) - 1, 0, -1):
-        start = " ".join(words[:n])
-        if cell_len(start) <= width:
-            return start
-    return clip_end(text, width)
-
-
 def elide_middle(text: str, width: int) -> str:
     """`text` in `width` cells by dropping its middle: it keeps its end, the part of an id that
     names the branch (`2026…feature-login-page`), and a little of its start (4 cells at most)."""
-    if cell_len(text) <= width:
-        return text
-    if width < 5:
-        return clip_end(text, width)
-    head = take(text, min(4, (width - 1) // 3))
-    tail = take(text[::-1], width - 1 - cell_len(head))[::-1]
-    return head + "…" + tail
+    return _elide_middle(text, width, head_max=4)
 
 
 # --- the table ---------------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from typing import NamedTuple
 from rich.style import Style
 from rich.text import Text
 
+from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.ui.findings_view import clip_end, elide_middle
 
 ThemeStyle = Callable[..., Style]
 

@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from rich.cells import cell_len
-
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.formats.ocr.discourse import Discourse, Response
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
@@ -123,13 +121,6 @@ def says(r: Response) -> str:
     return one_line("\n".join(parts))
 
 
-def clip_end(text: str, width: int) -> str:
-    """`text` cut to `width` terminal cells, ending in `…` when cut (prose: keep its start)."""
-    if cell_len(text) <= width:
-        return text
-    return _take(text, max(width - 1, 0)) + "…" if width > 0 else ""
-
-
 def matches(f: Finding, text: str) -> bool:
     """The `/` search: every word of `text` is in the title, the file, a reviewer's name, the
     severity, the category or the triage (case-insensitive)."""
@@ -211,31 +202,6 @@ class FindingsQuery:
         cols = [c for c in columns if c in SORT_KEYS]
         i = cols.index(self.sort) if self.sort in cols else -1
         return replace(self, sort=cols[(i + 1) % len(cols)], reverse=False)
-
-
-def elide_middle(text: str, width: int) -> str:
-    """`text` cut to `width` terminal cells by dropping its middle: a path keeps its start and
-    its file name and line (`src/…/handlers/auth.py:42`). Display text only (already
-    escape-safe); wide characters count two cells."""
-    if width < 1:
-        return ""
-    if cell_len(text) <= width:
-        return text
-    tail_cells = (width - 1) * 2 // 3 if width >= 5 else 0
-    head_cells = width - 1 - tail_cells
-    head = _take(text, head_cells)
-    tail = _take(text[::-1], tail_cells)[::-1]
-    return head + "…" + tail
-
-
-def _take(text: str, cells: int) -> str:
-    """The longest start of `text` that fits in `cells`."""
-    used = 0
-    for i, ch in enumerate(text):
-        used += cell_len(ch)
-        if used > cells:
-            return text[:i]
-    return text
 
 
 def display_markdown(text: str) -> str:

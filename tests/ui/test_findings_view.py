@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from ocr_tui.core.cells import elide_middle
 from ocr_tui.formats.ocr.finding import Finding, Location
 from ocr_tui.ui.findings_cells import reviewers_text
-from ocr_tui.ui.findings_view import (
-    NO_TRIAGE,
-    FindingsQuery,
-    display_markdown,
-    elide_middle,
-)
+from ocr_tui.ui.findings_view import NO_TRIAGE, FindingsQuery, display_markdown
 
 
 def f(
@@ -134,7 +130,7 @@ def test_display_markdown_drops_the_heading_and_breaks_field_lines() -> None:
 
 
 def test_clip_end_counts_cells() -> None:
-    from ocr_tui.ui.findings_view import clip_end
+    from ocr_tui.core.cells import clip_end
 
     assert clip_end("abcdef", 4) == "abc…"
     assert clip_end("abc", 3) == "abc"

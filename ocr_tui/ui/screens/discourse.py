@@ -22,13 +22,14 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Footer, Markdown, Static
 
+from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.discourse import KINDS, Response
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.findings_view import DiscourseRead, clip_end, read_discourse, says
+from ocr_tui.ui.findings_view import DiscourseRead, read_discourse, says
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,

@@ -22,6 +22,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Footer, Markdown, Static
 
+from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.discourse import Response, responses_about
@@ -30,7 +31,7 @@ from ocr_tui.formats.ocr.findings import sort_key
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import clip_end, display_markdown, read_discourse, says
+from ocr_tui.ui.findings_view import display_markdown, read_discourse, says
 from ocr_tui.ui.navigation import (
     DocumentTarget,
     FindingsTarget,

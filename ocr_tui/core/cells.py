@@ -1,0 +1,57 @@
+"""Text cut to a number of terminal cells (wide characters count two): one set of helpers for
+the screens and the readable commands alike. Text in, text out: the caller has made it
+escape-safe. No Textual (Rich's cell widths only)."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+
+
+def take(text: str, cells: int) -> str:
+    """The longest start of `text` that fits in `cells` terminal cells."""
+    used = 0
+    for i, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > cells:
+            return text[:i]
+    return text
+
+
+def clip_end(text: str, width: int) -> str:
+    """`text` in `width` cells, cut at its end with `…` (prose: keep its start)."""
+    if cell_len(text) <= width:
+        return text
+    if width < 1:
+        return ""
+    return take(text, width - 1) + "…"
+
+
+def clip_words(text: str, width: int) -> str:
+    """`text` in `width` cells: the words that fit whole (`⚠ active stalled` → `⚠ active`),
+    else cut at its end."""
+    if cell_len(text) <= width:
+        return text
+    words = text.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        start = " ".join(words[:n])
+        if cell_len(start) <= width:
+            return start
+    return clip_end(text, width)
+
+
+def elide_middle(text: str, width: int, *, head_max: int | None = None) -> str:
+    """`text` in `width` cells by dropping its middle: a third of the room to its start (at
+    most `head_max` cells), the rest to its end — a path keeps its file name and line
+    (`src/…/handlers/auth.py:42`), an id the part that names its branch."""
+    if width < 1:
+        return ""
+    if cell_len(text) <= width:
+        return text
+    if width < 5:
+        return clip_end(text, width)
+    head_cells = width - 1 - (width - 1) * 2 // 3
+    if head_max is not None:
+        head_cells = min(head_cells, head_max)
+    head = take(text, head_cells)
+    tail = take(text[::-1], width - 1 - cell_len(head))[::-1]
+    return head + "…" + tail
