@@ -56,3 +56,31 @@ async def test_a_hidden_key_pressed_anyway_says_why(app: OcrTuiApp, monkeypatch)
         await pilot.press("f")  # a key that works: no toast
         await pilot.pause()
         assert toasts == [] and app.main_screen.filter == "active"
+
+
+async def test_round_brackets_only_where_a_round_is(project) -> None:
+    """On the last round `]` is not in the Footer and, pressed, says there is no later round;
+    on the first, `[` likewise."""
+    from ocr_tui.cli import make_app
+    from ocr_tui.ui.navigation import RoundTarget
+    from ocr_tui.ui.screens.round import RoundScreen
+
+    from .builders import SIZE, fixed_clock, loaded, wait_until
+
+    app = make_app(project, clock=fixed_clock)
+    toasts: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.notify = lambda m, **kw: toasts.append(str(m))
+        app.open_target(RoundTarget("2026-03-10-feat-auth", 2, "rounds/round-2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await pilot.pause()
+        shown = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+        assert "left_square_bracket" in shown and "right_square_bracket" not in shown
+        await pilot.press("]")
+        await wait_until(pilot, lambda: toasts)
+        assert toasts[-1] == "No later round." and app.screen.round_number == 2
+        await pilot.press("[")
+        await wait_until(pilot, lambda: app.screen.round_number == 1)
+        shown = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+        assert "left_square_bracket" not in shown and "right_square_bracket" in shown

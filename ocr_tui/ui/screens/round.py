@@ -140,6 +140,7 @@ class RoundScreen(DrilldownScreen):
         label = round_label(view, rnd) if rnd is not None else f"Round {self.round_number}"
         crumbs.append((label, None))
         self.set_crumbs(crumbs)
+        self.refresh_bindings()  # `[` / `]` follow the rounds there are
         if view is None:
             if first:
                 self.query_one("#round-title", Static).update(
@@ -225,6 +226,22 @@ class RoundScreen(DrilldownScreen):
         self.render_view(self.view, first=False)
         if not (self.focused and self.focused.display):
             self._focus_first()
+
+    def _adjacent(self, delta: int):
+        view = self.view
+        return adjacent_item(view.rounds if view else [], self._path(), self.round_number, delta)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`[` / `]` only where there is a round before / after (the Footer shows no key that
+        does nothing)."""
+        if action == "step" and parameters and isinstance(parameters[0], int):
+            return self._adjacent(parameters[0]) is not None
+        return super().check_action(action, parameters)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action == "step" and parameters and isinstance(parameters[0], int):
+            return f"No {'earlier' if parameters[0] < 0 else 'later'} round."
+        return super().explain_disabled(action, parameters)
 
     def action_step(self, delta: int) -> None:
         view = self.view
