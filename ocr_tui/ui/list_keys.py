@@ -65,6 +65,8 @@ class ListKeys(Screen):
             return "Only one format here: t has nothing to cycle through."
         if action == "clear_search":
             return "No search to clear."
+        if action in LIST_ACTIONS and not getattr(self.app, "sessions", None):
+            return "No sessions yet: nothing to search, filter or sort."
         return None
 
     def action_cycle_filter(self) -> None:

@@ -84,3 +84,29 @@ async def test_round_brackets_only_where_a_round_is(project) -> None:
         await wait_until(pilot, lambda: app.screen.round_number == 1)
         shown = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
         assert "left_square_bracket" not in shown and "right_square_bracket" in shown
+
+
+async def test_list_keys_appear_with_the_first_session(tmp_path) -> None:
+    """No sessions yet: the Footer offers no search, filter or sort; the first session written
+    while the app runs brings them."""
+    from datetime import UTC, datetime
+
+    from ocr_tui.cli import make_app
+    from ocr_tui.core.project import Project
+    from ocr_tui.formats.ocr.sim import build_history
+
+    from .builders import SIZE, wait_until
+
+    root = tmp_path / "proj"
+    (root / ".ocr" / "sessions").mkdir(parents=True)
+    app = make_app(Project(root))
+
+    def footer() -> set[str]:
+        return {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.status != "loading")
+        await pilot.pause()
+        assert not {"slash", "f", "s"} & footer()
+        build_history(root, sessions=1, now=datetime(2026, 1, 1, tzinfo=UTC))
+        await wait_until(pilot, lambda: {"slash", "f", "s"} <= footer())

@@ -36,6 +36,7 @@ class MainScreen(ListKeys):
     BINDINGS: list[Binding] = []  # ListKeys' keys
 
     _refresh_due = False
+    _had_sessions = False  # whether the list's keys applied at the last refresh of bindings
     _formats_seen = 0  # how many formats the bindings were last refreshed for
 
     app: Dashboard  # (typing only) what this screen reads of the app
@@ -63,8 +64,8 @@ class MainScreen(ListKeys):
         self.refresh_view()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in LIST_ACTIONS and self.app.project is None:
-            return False  # nothing to filter, sort or search
+        if action in LIST_ACTIONS and (self.app.project is None or not self.app.sessions):
+            return False  # nothing to filter, sort or search (yet)
         allowed = self.list_check(action)
         return True if allowed is None else allowed
 
@@ -73,6 +74,9 @@ class MainScreen(ListKeys):
     LOADING_REFRESH_S = 0.25
 
     def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
+        if bool(self.app.sessions) != self._had_sessions:
+            self._had_sessions = bool(self.app.sessions)
+            self.refresh_bindings()  # the list's keys apply once there is a session
         if not self.app.unread:
             self.refresh_view()
         elif not self._refresh_due:
