@@ -201,11 +201,3 @@ def highlighted_row(pane: Pane) -> str:
         if mine - others:
             return _SGR.sub("", lines[i]).strip()
     return ""
-
-
-def detail_branch(screen: str) -> str:
-    """The detail pane's `branch` value: which session is highlighted."""
-    for line in screen.splitlines():
-        if "│ branch " in line:
-            return line.rsplit("│ branch ", 1)[1].strip(" │")
-    return ""

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 
+from ocr_tui.core.cells import take
 from ocr_tui.core.states import STATES, glyph, session_state  # noqa: F401 (shared names)
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, parse_ts
@@ -180,15 +181,6 @@ def home_paths(text: str) -> str:
         return text
     sep = re.escape(os.sep)
     return re.sub(rf"(?<![\w.{sep}]){re.escape(home)}(?=$|{sep}|\s)", "~", text)
-
-
-def matches(view: SessionView, query: str) -> bool:
-    """Case-insensitive substring search over the id, the branch, the title and the format."""
-    q = query.strip().lower()
-    if not q:
-        return True
-    texts = (view.id, view.branch, view.title, view.framework, framework_short(view.framework))
-    return any(t is not None and q in t.lower() for t in texts)
 
 
 def verdict_tone(verdict: str | None) -> str:
@@ -416,7 +408,7 @@ def clip_cells(text: str, width: int) -> str:
         return text
     if width <= 1:
         return "…"[:width]
-    return set_cell_size(text, width - 1).rstrip() + "…"
+    return take(text, width - 1).rstrip() + "…"
 
 
 def wrap(text: str, width: int) -> list[str]:

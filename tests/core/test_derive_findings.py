@@ -204,13 +204,15 @@ def test_status_and_findings_agree_on_a_simulated_history(tmp_path, capsys, stor
 
 def counting(monkeypatch) -> list[str]:
     calls: list[str] = []
-    real = tally.round_findings
+    from ocr_tui.formats.ocr import round_findings as rf_module
+
+    real = rf_module.round_findings  # the findings read, behind the kept last rounds
 
     def spy(session, rnd, rows=None):
         calls.append(rnd.rel)
         return real(session, rnd, rows)
 
-    monkeypatch.setattr(tally, "round_findings", spy)
+    monkeypatch.setattr(rf_module, "round_findings", spy)
     return calls
 
 

@@ -39,7 +39,7 @@ from collections.abc import Iterable
 
 import msgspec
 
-from ocr_tui.formats.ocr.finding import Finding, normalise_title
+from ocr_tui.formats.ocr.finding import Finding, close_ratio, normalise_title
 from ocr_tui.formats.ocr.markdown import _heading, numbered_lines
 
 KINDS = ("agree", "challenge", "connect", "surface")
@@ -453,13 +453,9 @@ def _close(norm: str, pool) -> list[tuple[float, Finding]]:
     for other, f in pool:
         if not other or len(other) > MAX_FUZZY:
             continue
-        if 2 * min(len(norm), len(other)) / (len(norm) + len(other)) < FUZZY:
-            continue  # the ratio's upper bound from the lengths alone
         sm.set_seq1(other)
-        if sm.real_quick_ratio() < FUZZY or sm.quick_ratio() < FUZZY:
-            continue
-        ratio = sm.ratio()
-        if ratio >= FUZZY:
+        ratio = close_ratio(sm, FUZZY)
+        if ratio is not None:
             out.append((ratio, f))
     return out
 

@@ -8,6 +8,7 @@ finding raised by several reviewers is one finding with all of them.
 
 from __future__ import annotations
 
+import difflib
 import functools
 import hashlib
 import re
@@ -83,3 +84,16 @@ def finding_id(title: str, file: str | None) -> str:
     """Stable across rounds and rewrites: 10 hex digits of the normalised title and file."""
     key = f"{normalise_title(title)}\x00{normalise_file(file)}"
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+
+
+def close_ratio(sm: difflib.SequenceMatcher, floor: float) -> float | None:
+    """The difflib ratio of `sm`'s two titles when it is at least `floor`, else None: the
+    length bound and the quick ratios (upper bounds of the real one) are tried first, so most
+    pairs are ruled out without the quadratic ratio. Titles: `normalise_title`'s."""
+    la, lb = len(sm.a), len(sm.b)
+    if not la or not lb or 2 * min(la, lb) / (la + lb) < floor:
+        return None
+    if sm.real_quick_ratio() < floor or sm.quick_ratio() < floor:
+        return None
+    ratio = sm.ratio()
+    return ratio if ratio >= floor else None

@@ -28,6 +28,7 @@ from ocr_tui.formats.ocr.finding import (
     SEVERITIES,
     Finding,
     Location,
+    close_ratio,
     finding_id,
     normalise_file,
     normalise_title,
@@ -129,14 +130,8 @@ def similar(a: str, b: str) -> bool:
         return True
     if not a or not b:
         return False
-    a, b = a[:TITLE_CHARS], b[:TITLE_CHARS]
-    if 2 * min(len(a), len(b)) / (len(a) + len(b)) < SIMILAR:
-        return False  # the ratio's upper bound from the lengths alone
-    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    # Each quick ratio bounds the real one from above: the same answer, mostly without it.
-    return (
-        sm.real_quick_ratio() >= SIMILAR and sm.quick_ratio() >= SIMILAR and sm.ratio() >= SIMILAR
-    )
+    sm = difflib.SequenceMatcher(None, a[:TITLE_CHARS], b[:TITLE_CHARS], autojunk=False)
+    return close_ratio(sm, SIMILAR) is not None
 
 
 def _matches(item: FinalItemLike, f: Finding) -> bool:

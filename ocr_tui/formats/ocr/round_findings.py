@@ -9,6 +9,9 @@ round with none of final.md, round-meta.json and rows makes a `critical` finding
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -81,6 +84,56 @@ def round_findings(
     return chosen, source, problems
 
 
+# The findings of the last rounds read (merged, enriched, not evolved), by what they were read
+# from: the derive (`tally.py`) and the findings screens read the same rounds, often one right
+# after the other, and a live session's finished rounds do not change. Threads share it.
+_KEPT_MAX = 16
+_kept: OrderedDict[tuple, tuple[list[Finding], str, list[str]]] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def rows_digest(rows: list[Finding] | None) -> str:
+    """A short digest of a round's ocr.db rows (part of what its findings are read from)."""
+    if not rows:
+        return ""
+    return hashlib.sha256(msgspec.msgpack.encode(rows)).hexdigest()[:32]
+
+
+def round_part(rnd: RoundFiles, rows: list[Finding] | None) -> tuple | None:
+    """What a round's findings are read from: its directory, its files' stat keys, its ocr.db
+    rows. None when the listing did not stamp it (it is then always read)."""
+    if rnd.stamp is None:
+        return None
+    return (rnd.rel, rnd.stamp, rows_digest(rows))
+
+
+def kept_round_findings(
+    session: Path, rnd: RoundFiles, db_rows: list[Finding] | None = None
+) -> tuple[list[Finding], str, list[str]]:
+    """`round_findings`, from the kept last rounds when nothing they were read from changed."""
+    part = round_part(rnd, db_rows)
+    key = (str(session), part) if part is not None else None
+    if key is not None:
+        with _kept_lock:
+            got = _kept.get(key)
+            if got is not None:
+                _kept.move_to_end(key)
+                return got
+    got = round_findings(session, rnd, db_rows)
+    if key is not None:
+        with _kept_lock:
+            _kept[key] = got
+            while len(_kept) > _KEPT_MAX:
+                _kept.popitem(last=False)
+    return got
+
+
+def forget_kept() -> None:
+    """Forget the kept findings (tests)."""
+    with _kept_lock:
+        _kept.clear()
+
+
 def session_findings(
     files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None
 ) -> list[RoundFindings]:
@@ -92,7 +145,9 @@ def session_findings(
     for rnd in files.rounds:
         if rnd.number in by_number:
             continue
-        found, source, problems = round_findings(files.path, rnd, (db_rows or {}).get(rnd.number))
+        found, source, problems = kept_round_findings(
+            files.path, rnd, (db_rows or {}).get(rnd.number)
+        )
         previous = by_number.get(rnd.number - 1)
         evolved = evolve(found, previous.current if previous else None)
         rf = RoundFindings(rnd.number, sorted(evolved, key=sort_key), source, problems)

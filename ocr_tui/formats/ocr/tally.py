@@ -16,21 +16,21 @@ files and final.md the listing has just read are not read again (`fs.keep_texts`
 from __future__ import annotations
 
 import hashlib
-from collections import OrderedDict
 from collections.abc import Mapping
-
-import msgspec
 
 from ocr_tui.core.view import Evolution
 from ocr_tui.formats.ocr import fs
 from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles, Tally
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import evolve, sort_key
-from ocr_tui.formats.ocr.round_findings import RoundFindings, round_findings
+from ocr_tui.formats.ocr.round_findings import (
+    RoundFindings,
+    forget_kept,
+    kept_round_findings,
+    round_part,
+)
 
 KIND = "tally"  # the parse cache's kind for a round's counts
-_FOUND_MAX = 16  # rounds whose findings are kept (a live session's rounds, mostly)
-_found: OrderedDict[tuple, list[Finding]] = OrderedDict()
 
 
 def count(evolved: list[Finding], *, evolved_against_previous: bool) -> Tally:
@@ -50,12 +50,6 @@ def count(evolved: list[Finding], *, evolved_against_previous: bool) -> Tally:
             resolved_blockers=sum(1 for f in gone if f.blocker),
         )
     return Tally(findings=len(own), blockers=sum(1 for f in own if f.blocker), evolution=evolution)
-
-
-def _rows_digest(rows: list[Finding] | None) -> str:
-    if not rows:
-        return ""
-    return hashlib.sha256(msgspec.msgpack.encode(rows)).hexdigest()[:32]
 
 
 def tally_rounds(files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None) -> None:
@@ -101,28 +95,15 @@ def tally_rounds(files: SessionFiles, db_rows: Mapping[int, list[Finding]] | Non
 
 
 def _part(rnd: RoundFiles, rows: Mapping[int, list[Finding]]) -> tuple | None:
-    """What a round's findings are read from: its directory, files' stat keys, ocr.db rows."""
-    if rnd.stamp is None:
-        return None
-    return (rnd.rel, rnd.stamp, _rows_digest(rows.get(rnd.number)))
+    return round_part(rnd, rows.get(rnd.number))
 
 
 def _found_of(files: SessionFiles, rnd: RoundFiles, rows: list[Finding] | None) -> list[Finding]:
-    """`round_findings` of one round (merged, enriched, not evolved), from the small cache of
-    the last rounds read when its inputs have not changed."""
-    part = _part(rnd, {rnd.number: rows} if rows else {})
-    key = (str(files.path), part) if part is not None else None
-    if key is not None and key in _found:
-        _found.move_to_end(key)
-        return _found[key]
-    got, _, _ = round_findings(files.path, rnd, rows)
-    if key is not None:
-        _found[key] = got
-        if len(_found) > _FOUND_MAX:
-            _found.popitem(last=False)
-    return got
+    """`round_findings` of one round (merged, enriched, not evolved), kept for the next read
+    (the findings screens' too) while its inputs do not change."""
+    return kept_round_findings(files.path, rnd, rows)[0]
 
 
 def clear() -> None:
     """Forget the kept findings (tests; a new process)."""
-    _found.clear()
+    forget_kept()

@@ -64,16 +64,18 @@ class DocumentScreen(DrilldownScreen):
     ]
 
     class Loaded(Message):
-        def __init__(self, state: DocState) -> None:
+        def __init__(self, state: DocState, shown: str | None) -> None:
             super().__init__()
             self.state = state
+            self.shown = shown  # the markdown rendered: the text with its line breaks kept
 
     def __init__(self, session_id: str, rel_path: str) -> None:
         super().__init__(session_id)
         self.rel_path = rel_path
         self.session_dir: str | None = None
         self.state: DocState | None = None  # the last load result shown
-        self.text: str | None = None  # the markdown being shown
+        self.text: str | None = None  # the markdown being shown, as read
+        self._shown = ""  # and as rendered (`keep_line_breaks`, done in the worker)
         self._shown_rel: str | None = None
         self.loads = 0  # loads handled (the file was read or found missing)
         self.renders = 0  # times the Markdown was actually re-rendered
@@ -143,8 +145,9 @@ class DocumentScreen(DrilldownScreen):
     @work(thread=True, exclusive=True, exit_on_error=False, group="document")
     def _load(self, session_dir: str, rel: str, known: tuple | None, root: str | None) -> None:
         state = load_document(session_dir, rel, known, root=root)
+        shown = keep_line_breaks(state.text) if state.text else None  # here, not on the UI thread
         if not get_current_worker().is_cancelled:
-            self.post_message(self.Loaded(state))
+            self.post_message(self.Loaded(state, shown))
 
     @on(Loaded)
     async def _loaded(self, message: Loaded) -> None:
@@ -156,19 +159,20 @@ class DocumentScreen(DrilldownScreen):
         self.state = st
         self._render_path()
         self._render_note(st)
-        if st.status == "ok":
-            text = st.text or ""
-        elif st.status == "deleted" and self._shown_rel == st.rel:
-            text = self.text or ""  # keep the last version on screen
-        else:
-            text = ""
         same_file = self._shown_rel == st.rel
         self._shown_rel = st.rel
+        if st.status == "ok":
+            text, shown = st.text or "", message.shown or ""
+        elif st.status == "deleted" and same_file:
+            text, shown = self.text or "", self._shown  # keep the last version on screen
+        else:
+            text, shown = "", ""
+        self._shown = shown
         if text != self.text or not same_file:
             scroll = self.query_one("#doc-scroll", VerticalScroll)
             y = scroll.scroll_y if same_file else 0
             self.text = text
-            await self.query_one("#doc", Markdown).update(keep_line_breaks(text))
+            await self.query_one("#doc", Markdown).update(shown)
             self.renders += 1
             scroll.call_after_refresh(scroll.scroll_to, y=y, animate=False, immediate=True)
         self.loads += 1

@@ -54,6 +54,13 @@ class Detail:
     order: list[str]  # the round's finding ids, in the findings screen's default order
     responses: list[Response]  # discourse.md's responses that name it
     problems: list[str]
+    markdown: str = ""  # the finding's own section as rendered (`finding_markdown`)
+
+
+def finding_markdown(f: Finding) -> str:
+    """The detail's markdown of `f`: escape-safe, capped, its field lines kept apart."""
+    text = display_markdown(safe_block(f.text[:MAX_TEXT]))
+    return text or "*No text was given for this finding.*"
 
 
 def read_detail(
@@ -69,7 +76,8 @@ def read_detail(
     findings = sorted(read.findings, key=sort_key)
     finding = next((f for f in findings if f.id == finding_id), None)
     about = responses_about(read.discourse, finding_id) if read.discourse is not None else []
-    return Detail(finding, [f.id for f in findings], about, read.problems)
+    markdown = finding_markdown(finding) if finding is not None else ""  # in the worker
+    return Detail(finding, [f.id for f in findings], about, read.problems, markdown)
 
 
 def source_file(view: SessionView | None, round_path: str, f: Finding) -> str | None:
@@ -111,7 +119,8 @@ class FindingScreen(RoundReaderScreen):
         self.order: list[str] = []
         self.responses: list[Response] = []
         self.table_order: list[str] = []  # the findings table's order it was opened from
-        self._text: str | None = None
+        self._text: str | None = None  # the markdown shown
+        self._markdown = ""  # the last read's (made in the worker)
 
     @classmethod
     def for_target(cls, target: FindingTarget) -> FindingScreen:
@@ -151,6 +160,7 @@ class FindingScreen(RoundReaderScreen):
         if detail.finding is not None:
             self.finding = detail.finding
             self.responses = detail.responses
+            self._markdown = detail.markdown
         self.set_crumbs(self.crumbs(self.view))
         self._render_finding()
         if self.gone:
@@ -185,10 +195,7 @@ class FindingScreen(RoundReaderScreen):
         discourse.update(responses_content(self.responses))
 
     async def _render_text(self) -> None:
-        f = self.finding
-        text = display_markdown(safe_block(f.text[:MAX_TEXT])) if f is not None else ""
-        if not text:
-            text = "*No text was given for this finding.*" if f is not None else ""
+        text = self._markdown if self.finding is not None else ""
         if text != self._text:
             self._text = text
             await self.query_one("#finding-text", Markdown).update(text)
