@@ -99,6 +99,10 @@ class OcrTuiApp(LiveApp):
     def watch_polling(self) -> None:
         self._update_sub_title()
 
+    def watch_status(self) -> None:
+        # Every change of project (one found, the demo, back from it) passes a new status.
+        self._update_sub_title()
+
     # -- navigation ---------------------------------------------------------------------
 
     @on(Open)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from textual.signal import Signal
 
@@ -47,3 +47,12 @@ class Dashboard(SessionsHost, Protocol):
     def jump_to_session(self, session_id: str) -> None: ...
 
     def open_target(self, target: Target, how: str = "push") -> bool: ...
+
+
+@runtime_checkable
+class ShowsSession(Protocol):
+    """A screen that shows one session's changes as they happen (the list: its highlighted
+    row's, in the detail pane): the change toasts leave that session out."""
+
+    @property
+    def viewed_session_id(self) -> str | None: ...

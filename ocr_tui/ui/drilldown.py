@@ -72,6 +72,11 @@ class DrilldownScreen(Screen):
     # -- the session ------------------------------------------------------------------------
 
     @property
+    def viewed_session_id(self) -> str:
+        """This screen shows its session's changes: they raise no toast (`ShowsSession`)."""
+        return self.session_id
+
+    @property
     def view(self) -> SessionView | None:
         sessions = getattr(self.app, "sessions", None) or {}
         return sessions.get(self.session_id)

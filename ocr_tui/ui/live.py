@@ -26,7 +26,7 @@ from datetime import datetime
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.message import Message
 from textual.reactive import var
 from textual.signal import Signal
@@ -36,6 +36,7 @@ from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
+from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
 from ocr_tui.ui.messages import (
     HeadersChanged,
@@ -92,7 +93,7 @@ class LiveApp(App[None]):
         self._stall_after = stall_after
         self._stop: asyncio.Event | None = None
         self._seen_sessions_dir = False
-        self._toasts = ChangeToasts(self, bell=bell)
+        self._toasts = ChangeToasts(self, bell=bell, in_view=self.viewed_session)
         self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")
         if project is None:
@@ -103,6 +104,14 @@ class LiveApp(App[None]):
 
     def now(self) -> datetime:
         return self.clock() if self.clock is not None else utcnow()
+
+    def viewed_session(self) -> str | None:
+        """The session the screen on top shows as it changes (`ShowsSession`), if any."""
+        try:
+            screen = self.screen
+        except ScreenStackError:
+            return None
+        return screen.viewed_session_id if isinstance(screen, ShowsSession) else None
 
     @property
     def fixed_clock(self) -> bool:

@@ -1,27 +1,45 @@
 """Change toasts: what a batch of changed sessions means to a person watching (a new session, a
-round complete, a new phase), shown as a few toasts at most."""
+round complete, a new phase), as a few toasts at most.
+
+- A change to the session on screen (the one whose screen is open, or the list's highlighted
+  row, whose detail pane shows it) raises no toast: the screen shows it.
+- One toast per session: a new change of a session whose toast is still up replaces it (the
+  newest word on that session), so quick phase changes never stack.
+- At most MAX_SESSION_TOASTS sessions' toasts at once; changes of more sessions than that
+  in a short while collect in one "N more sessions changed" toast, itself replaced.
+- Many new sessions at once (a branch checked out, a project copied in) are one toast.
+"""
 
 from __future__ import annotations
 
-import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from textual.app import App
+from textual.notifications import Notification
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
 MAX_NEW_SESSION_TOASTS = 3
-MAX_TOASTS = 4  # change toasts on screen at once
+MAX_SESSION_TOASTS = 3  # sessions with a toast of their own on screen at once
 TOAST_SECONDS = 5.0
+MORE = "\0more"  # the key of the "N more sessions changed" toast
+TITLES = {"new": "New session", "round": "Round complete", "phase": "Phase"}
 
-Event = tuple[str, str]  # (kind: "new" | "round" | "phase", text)
+
+@dataclass(frozen=True)
+class Event:
+    kind: str  # "new" | "round" | "phase"
+    session: str  # the session's id
+    text: str  # terminal-safe
 
 
 def transitions(old: SessionView | None, view: SessionView) -> list[Event]:
     """What changing `old` (None: not known before) into `view` means to a person watching."""
     sid = fmt.safe(view.id, 60)
     if old is None:
-        return [("new", sid)]
+        return [Event("new", view.id, sid)]
     if old.source == "loading":  # start-up: the stand-in was replaced by the real view
         return []
     out = []
@@ -33,42 +51,75 @@ def transitions(old: SessionView | None, view: SessionView) -> list[Event]:
     for rnd in completed:
         verdict = fmt.safe(rnd.verdict, 40) if rnd.verdict else "no verdict"
         label = fmt.round_label(view, rnd).lower()  # `round 1 (round-01)` for a twin
-        out.append(("round", f"{sid}: {label} complete · {verdict}"))
+        out.append(Event("round", view.id, f"{sid}: {label} complete · {verdict}"))
     if old.phase != view.phase and not (completed and view.complete):
-        out.append(("phase", f"{sid}: {old.phase_label} → {view.phase_label}"))
+        out.append(Event("phase", view.id, f"{sid}: {old.phase_label} → {view.phase_label}"))
     return out
 
 
 class ChangeToasts:
-    """Announces events as toasts on `app` (and rings its bell if `bell`), at most
-    MAX_TOASTS on screen: the table shows every change anyway, and a toast stack taller
-    than the screen leaves stale cells behind (Textual 8.2.8)."""
+    """Announces events as toasts on `app` (and rings its bell if `bell`, for every event,
+    the one on screen too: the bell is for a user looking elsewhere). `in_view()` names the
+    session on screen, if any."""
 
-    def __init__(self, app: App, *, bell: bool = False) -> None:
+    def __init__(
+        self, app: App, *, bell: bool = False, in_view: Callable[[], str | None] = lambda: None
+    ) -> None:
         self.app = app
         self.bell = bell
-        self._shown: list[float] = []  # when the toasts on screen were shown
+        self.in_view = in_view
+        self._up: dict[str, Notification] = {}  # by session (or MORE): the toast on screen
+        self._more: set[str] = set()  # the sessions counted in the MORE toast
 
     def announce(self, events: list[Event]) -> None:
         if not events:
             return
-        new = [text for kind, text in events if kind == "new"]
-        if len(new) > MAX_NEW_SESSION_TOASTS:
-            self._toast(f"{len(new)} new sessions", "New sessions")
-        else:
-            for sid in new:
-                self._toast(sid, "New session")
-        titles = {"round": "Round complete", "phase": "Phase"}
-        for kind, text in events:
-            if kind in titles:
-                self._toast(text, titles[kind])
         if self.bell:
             self.app.bell()
+        viewed = self.in_view()
+        events = [e for e in events if e.session != viewed]
+        new = [e for e in events if e.kind == "new"]
+        if len(new) > MAX_NEW_SESSION_TOASTS:
+            events = [e for e in events if e.kind != "new"]
+            self._show("\0new", f"{len(new)} new sessions", "New sessions")
+        by_session: dict[str, list[Event]] = {}
+        for e in events:
+            by_session.setdefault(e.session, []).append(e)
+        for sid, mine in by_session.items():
+            text = "\n".join(e.text for e in mine)
+            self._toast(sid, text, TITLES[mine[-1].kind])
 
-    def _toast(self, text: str, title: str) -> None:
-        now = time.monotonic()
-        self._shown = [t for t in self._shown if now - t < TOAST_SECONDS]
-        if len(self._shown) >= MAX_TOASTS:
+    def _toast(self, sid: str, text: str, title: str) -> None:
+        self._reap()
+        own = [k for k in self._up if not k.startswith("\0")]
+        if sid in self._up or len(own) < MAX_SESSION_TOASTS:
+            self._show(sid, text, title)
             return
-        self._shown.append(now)
-        self.app.notify(text, title=title, timeout=TOAST_SECONDS, markup=False)
+        self._more.add(sid)
+        n = len(self._more)
+        self._show(MORE, f"{n} more session{'s' if n > 1 else ''} changed", "Sessions")
+
+    def _reap(self) -> None:
+        for key, n in list(self._up.items()):
+            if n.has_expired:
+                del self._up[key]
+                if key == MORE:
+                    self._more.clear()
+
+    def _show(self, key: str, text: str, title: str) -> None:
+        """Show `text` as the toast of `key`, in place of the one it has on screen, if any."""
+        note = Notification(text, title, "information", TOAST_SECONDS, markup=False)
+        self.post(note, self._up.get(key))
+        self._up[key] = note
+
+    def post(self, note: Notification, replaces: Notification | None = None) -> None:
+        """Show `note` (in place of `replaces`). Textual has no public call to take one toast
+        down (a click on a toast does it privately), and `App.notify` posts a message, so a
+        replacement made before it is handled would miss: the collection is changed here, at
+        once, on the UI thread. Textual is pinned; tests/ui/test_toasts.py checks the toasts
+        it shows."""
+        notes = self.app._notifications
+        if replaces is not None:
+            del notes[replaces]
+        notes.add(note)
+        self.app._refresh_notifications()

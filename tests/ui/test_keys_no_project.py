@@ -44,10 +44,12 @@ async def test_a_project_created_while_it_runs_is_shown(home: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: "No project found" in empty_text(app))
         assert app.project is None
+        assert app.sub_title == "no project"
         sample_project(root)  # `.ocr/` and its sessions appear
         await wait_until(pilot, lambda: app.project == Project(root))
         await wait_until(pilot, lambda: len(table_ids(app)) == 6)
         assert not app.main_screen.has_class("-empty")
+        assert app.sub_title == "~/code/later"  # the title names it too
 
 
 async def test_another_formats_project_is_noticed_too(home: Path) -> None:

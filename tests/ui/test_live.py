@@ -31,8 +31,9 @@ AUTH = "2026-03-10-feat-auth"
 
 
 def record_toasts(app: OcrTuiApp, monkeypatch) -> list[str]:
+    """The change toasts' texts, as they are posted."""
     toasts: list[str] = []
-    monkeypatch.setattr(app, "notify", lambda message, **kw: toasts.append(str(message)))
+    monkeypatch.setattr(app._toasts, "post", lambda note, *_: toasts.append(str(note.message)))
     return toasts
 
 
@@ -70,6 +71,13 @@ async def test_new_session_phase_change_and_round_completion(project, monkeypatc
         set_state(project, AUTH, current_phase="discourse", updated_at=iso(NOW))
         await wait_until(pilot, lambda: phase_of(app, AUTH).endswith("Reviewer Discourse"))
         assert f"{AUTH}: Parallel Reviews → Reviewer Discourse" in toasts
+
+        # The highlighted session's change shows in its row and the detail pane: no toast.
+        set_state(project, "2026-03-10-fix-cache", status="closed", updated_at=iso(NOW))
+        await wait_until(pilot, lambda: app.sessions["2026-03-10-fix-cache"].status == "closed")
+        set_state(project, "2026-03-10-fix-cache", current_phase="synthesis")
+        await wait_until(pilot, lambda: phase_of(app, "2026-03-10-fix-cache").endswith("Synthesis"))
+        assert not any("fix-cache" in t for t in toasts)
 
         final = project.sessions_dir / AUTH / "rounds" / "round-2" / "final.md"
         final.write_text(final_md("APPROVE", (0, 1, 2)))

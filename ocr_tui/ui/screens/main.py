@@ -144,6 +144,12 @@ class MainScreen(ListKeys):
             self.set_focus(self.table)
         self._show_detail()
 
+    @property
+    def viewed_session_id(self) -> str | None:
+        """The highlighted session: its changes show in its row and the detail pane, so
+        they raise no toast (`contract.ShowsSession`)."""
+        return self.table.highlighted_id if self.table.display else None
+
     def _show_detail(self) -> None:
         sid = self.table.highlighted_id
         view = self.app.sessions.get(sid) if sid else None

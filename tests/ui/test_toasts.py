@@ -1,0 +1,92 @@
+"""Change toasts (issue 14, item 5): no toast for the session on screen, one toast per
+session (a newer change replaces it, never stacks), and changes of many sessions at once
+collect in one "N more" toast. Checked on the toasts Textual actually shows."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+from textual.widgets._toast import Toast
+
+from ocr_tui.ui.toasts import MAX_SESSION_TOASTS, ChangeToasts, Event
+
+from .builders import wait_until
+
+
+class ToastApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.viewed: str | None = None
+        self.toasts = ChangeToasts(self, in_view=lambda: self.viewed)
+
+    def compose(self) -> ComposeResult:
+        yield Static("list")
+
+
+def shown(app: App) -> list[str]:
+    """The toasts on screen, top to bottom, as `title: message`."""
+    out = []
+    for toast in app.screen.query(Toast):
+        note = toast._notification
+        out.append(f"{note.title}: {note.message}")
+    return out
+
+
+def phase(sid: str, a: str, b: str) -> Event:
+    return Event("phase", sid, f"{sid}: {a} → {b}")
+
+
+async def test_a_newer_change_replaces_the_sessions_toast() -> None:
+    app = ToastApp()
+    async with app.run_test(notifications=True) as pilot:
+        app.toasts.announce([phase("s1", "Context", "Review")])
+        await wait_until(pilot, lambda: shown(app) == ["Phase: s1: Context → Review"])
+        app.toasts.announce([phase("s1", "Review", "Discourse")])
+        await wait_until(pilot, lambda: shown(app) == ["Phase: s1: Review → Discourse"])
+        app.toasts.announce([phase("s2", "Context", "Review")])
+        await wait_until(pilot, lambda: len(shown(app)) == 2)
+        assert shown(app) == ["Phase: s1: Review → Discourse", "Phase: s2: Context → Review"]
+
+
+async def test_the_session_on_screen_raises_no_toast() -> None:
+    app = ToastApp()
+    app.viewed = "s1"
+    async with app.run_test(notifications=True) as pilot:
+        app.toasts.announce([phase("s1", "Context", "Review"), phase("s2", "A", "B")])
+        await wait_until(pilot, lambda: shown(app))
+        await pilot.pause()
+        assert shown(app) == ["Phase: s2: A → B"]
+
+
+async def test_one_sessions_events_of_a_batch_are_one_toast() -> None:
+    app = ToastApp()
+    async with app.run_test(notifications=True) as pilot:
+        done = Event("round", "s1", "s1: round 1 complete · APPROVE")
+        app.toasts.announce([done, phase("s1", "Discourse", "Synthesis")])
+        await wait_until(pilot, lambda: shown(app))
+        await pilot.pause()
+        assert shown(app) == ["Phase: s1: round 1 complete · APPROVE\ns1: Discourse → Synthesis"]
+
+
+async def test_many_sessions_collect_in_one_more_toast() -> None:
+    app = ToastApp()
+    n = MAX_SESSION_TOASTS + 2
+    async with app.run_test(notifications=True) as pilot:
+        for i in range(n):
+            app.toasts.announce([phase(f"s{i}", "A", "B")])
+        await wait_until(pilot, lambda: len(shown(app)) == MAX_SESSION_TOASTS + 1)
+        assert shown(app)[-1] == "Sessions: 2 more sessions changed"
+        app.toasts.announce([phase("s0", "B", "C")])  # one with a toast of its own: replaced
+        app.toasts.announce([phase("s9", "A", "B")])
+        await wait_until(pilot, lambda: "Sessions: 3 more sessions changed" in shown(app))
+        assert "Phase: s0: B → C" in shown(app)
+        assert len(shown(app)) == MAX_SESSION_TOASTS + 1
+
+
+async def test_many_new_sessions_are_one_toast() -> None:
+    app = ToastApp()
+    async with app.run_test(notifications=True) as pilot:
+        app.toasts.announce([Event("new", f"n{i}", f"n{i}") for i in range(5)])
+        await wait_until(pilot, lambda: shown(app))
+        await pilot.pause()
+        assert shown(app) == ["New sessions: 5 new sessions"]
