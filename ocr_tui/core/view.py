@@ -92,6 +92,19 @@ class PhaseStep(msgspec.Struct, kw_only=True):
     document: str | None = None  # the phase's report, relative to the session's path
 
 
+class LogEvent(msgspec.Struct, kw_only=True):
+    """One event of the session's log (OCR >= 1.5's `orchestration_events`): `type` as the
+    store names it (session_created, phase_transition, round_started, round_completed,
+    map_completed, session_closed, session_resumed, session_synced, …), `at` in UTC, `meta`
+    the event's metadata object (None when absent or not a JSON object)."""
+
+    type: str
+    phase: str | None = None
+    round: int | None = None
+    at: str | None = None
+    meta: dict | None = None
+
+
 class Fact(msgspec.Struct, kw_only=True):
     """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
 
@@ -147,6 +160,7 @@ class SessionView(msgspec.Struct, kw_only=True):
     # Beyond the issue's schema: where the session is, and what the dashboard drills into.
     path: str
     timeline: list[PhaseStep] = []
+    events: list[LogEvent] = []  # the last 200, in the order written (newest last)
     documents: list[str] = []  # session-level markdown documents, relative paths
     # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
     framework: str = "ocr"

@@ -7,15 +7,17 @@ always see one consistent version even while a writer renames a new one over it.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import stat
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.formats.ocr.model import StoredState
+from ocr_tui.formats.ocr.model import StoredEvent, StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -97,35 +99,18 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             raw[sid] = rec  # the last row of an id is read
             count[sid] = count.get(sid, 0) + 1
 
-    round_start: dict[str, dict[int | None, str]] = {}  # session -> round -> latest start
-    phase_events: dict[str, list[tuple[str, str, int | None]]] = {}
-    ev_cols = _columns(con, "orchestration_events")
-    if {"session_id", "event_type", "created_at"} <= ev_cols:
-        phase_col = "phase" if "phase" in ev_cols else "NULL"
-        round_col = "round" if "round" in ev_cols else "NULL"
-        q = (
-            f"SELECT session_id, event_type, {phase_col}, {round_col}, created_at "
-            "FROM orchestration_events WHERE event_type IN "
-            "('round_started', 'phase_transition', 'session_created', 'session_resumed') "
-            "ORDER BY created_at, rowid"
-        )
-        for sid, etype, phase, rnd, created in con.execute(q):
-            sid, created = _as_str(sid), _as_str(created)
-            if sid is None or created is None:
-                continue
-            rnd = _as_int(rnd)
-            if etype == "round_started":
-                round_start.setdefault(sid, {})[rnd] = created  # ordered by time: latest wins
-            elif etype == "phase_transition" and phase:
-                phase_events.setdefault(sid, []).append((_as_str(phase) or "", created, rnd))
+    round_start, phase_events, events = _read_events(con)
 
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
         cur_round = _as_int(rec["current_round"])
-        events = phase_events.get(sid, [])
         starts = round_start.get(sid, {})
         rstart = starts.get(cur_round)
-        times = tuple((phase, at) for phase, at, _ in events if rstart is None or at >= rstart)
+        times = tuple(
+            (phase, at)
+            for phase, at in sorted(phase_events.get(sid, []), key=lambda e: e[1])
+            if rstart is None or at >= rstart
+        )
         rows[sid] = StoredState(
             source="ocr.db",
             branch=_as_str(rec["branch"]),
@@ -139,6 +124,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             updated_at=_as_str(rec["updated_at"]),
             phase_times=times,
             round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
+            events=tuple(events.get(sid, ())),
             problems=(
                 (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
                 if count[sid] > 1
@@ -146,6 +132,73 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             ),
         )
     return rows
+
+
+EVENTS_KEPT = 200  # per session, the newest
+MAX_META_CHARS = 16 * 1024  # a metadata text longer than this is not parsed
+# Events that put a session in a phase besides phase_transition, and the phase when the row
+# names none: a session starts in the first phase, a round in the phase its row then held.
+_ENTERS = {"session_created": "context", "round_started": "context", "session_closed": "complete"}
+
+
+def _meta(text: object) -> dict | None:
+    if not isinstance(text, str) or not text or len(text) > MAX_META_CHARS:
+        return None
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _read_events(con: sqlite3.Connection):
+    """From `orchestration_events`, per session: {round: its latest round_started time},
+    [(phase entered, when)], and the last EVENTS_KEPT events (in the order written). A
+    table or column missing (older schemas) reads as no events or a None."""
+    round_start: dict[str, dict[int | None, str]] = {}
+    phase_events: dict[str, list[tuple[str, str]]] = {}
+    kept: dict[str, deque[tuple]] = {}
+    cols = _columns(con, "orchestration_events")
+    if not {"session_id", "event_type"} <= cols:
+        return round_start, phase_events, {}
+    wanted = (
+        "session_id", "event_type", "phase", "phase_number", "round", "metadata", "created_at",
+    )  # fmt: skip
+    select = ", ".join(c if c in cols else "NULL" for c in wanted)
+    order = "id" if "id" in cols else "rowid"
+    for row in con.execute(f"SELECT {select} FROM orchestration_events ORDER BY {order}"):
+        sid, etype = _as_str(row[0]), _as_str(row[1])
+        if sid is None or etype is None:
+            continue
+        kept.setdefault(sid, deque(maxlen=EVENTS_KEPT)).append(row)
+        created, phase, rnd = _as_str(row[6]), _as_str(row[2]), _as_int(row[4])
+        if created is None:
+            continue
+        if etype == "round_started":
+            # The latest by time wins (a replayed round starts anew), whatever the row order.
+            starts = round_start.setdefault(sid, {})
+            if rnd not in starts or created >= starts[rnd]:
+                starts[rnd] = created
+        if etype == "phase_transition" and phase:
+            phase_events.setdefault(sid, []).append((phase, created))
+        elif etype in _ENTERS:
+            entered = "complete" if etype == "session_closed" else phase or _ENTERS[etype]
+            phase_events.setdefault(sid, []).append((entered, created))
+    events = {
+        sid: [
+            StoredEvent(
+                type=_as_str(r[1]) or "",
+                phase=_as_str(r[2]),
+                phase_number=_as_int(r[3]),
+                round=_as_int(r[4]),
+                at=_as_str(r[6]),
+                meta=_meta(r[5]),
+            )
+            for r in rows
+        ]
+        for sid, rows in kept.items()
+    }
+    return round_start, phase_events, events
 
 
 def load_db(

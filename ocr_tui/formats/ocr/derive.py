@@ -14,6 +14,7 @@ from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
 from ocr_tui.core.view import (
     Counts,
     Elapsed,
+    LogEvent,
     MapRun,
     PhaseStep,
     Reviewer,
@@ -283,7 +284,7 @@ def derive_session(
         m = _DATE_PREFIX.match(files.id)
         branch = m.group(1) if m else None
 
-    timeline = _timeline(workflow, key, number, complete, state)
+    timeline = _timeline(workflow, key, number, complete, state, now=now, running=running)
 
     return SessionView(
         id=files.id,
@@ -308,6 +309,7 @@ def derive_session(
         problems=_dedupe(problems),
         path=str(files.path),
         timeline=timeline,
+        events=_events(state),
         documents=sorted(n for n in files.root_files if n.endswith(".md")),
     )
 
@@ -339,18 +341,29 @@ def _round_view(rf: RoundFiles) -> Round:
 
 
 def _timeline(
-    workflow: str, key: str, number: int | None, complete: bool, state: StoredState | None
+    workflow: str,
+    key: str,
+    number: int | None,
+    complete: bool,
+    state: StoredState | None,
+    *,
+    now: datetime,
+    running: bool,
 ) -> list[PhaseStep]:
-    entered: dict[str, str] = {}
+    """The workflow's phases with their state, and, where the store records it, when each
+    was entered (its first time in the current round), when it ended (when the next phase
+    was actually entered) and how long it took (the current one: growing while it runs)."""
+    entered: dict[str, datetime] = {}
     if state:
         for raw, at in state.phase_times:
             dt = parse_ts(at)
             if dt is not None:
-                entered[ph.workflow_phase(workflow, raw)] = fmt_ts(dt) or at
+                entered.setdefault(ph.workflow_phase(workflow, raw), dt)
         if state.source == "state.json" and state.updated_at and key not in entered:
             dt = parse_ts(state.updated_at)
             if dt is not None:
-                entered[key] = fmt_ts(dt) or state.updated_at
+                entered[key] = dt
+    starts = sorted(set(entered.values()))
     steps = []
     for i, (k, label) in enumerate(ph.PHASES[workflow], start=1):
         if complete or (number is not None and i < number):
@@ -359,8 +372,39 @@ def _timeline(
             st = "current"
         else:
             st = "pending"
-        steps.append(PhaseStep(key=k, label=label, number=i, state=st, at=entered.get(k)))
+        at = entered.get(k)
+        ended = next((t for t in starts if at is not None and t > at), None)
+        seconds = None
+        if at is not None and ended is not None:
+            seconds = int((ended - at).total_seconds())
+        elif at is not None and k == key and running:
+            seconds = max(0, int((now - at).total_seconds()))
+        steps.append(
+            PhaseStep(
+                key=k,
+                label=label,
+                number=i,
+                state=st,
+                at=fmt_ts(at),
+                ended=fmt_ts(ended),
+                seconds=seconds,
+            )  # fmt: skip
+        )
     return steps
+
+
+def _events(state: StoredState | None) -> list[LogEvent]:
+    if state is None:
+        return []
+    return [
+        LogEvent(type=e.type, phase=e.phase, round=e.round, at=_utc(e.at), meta=e.meta)
+        for e in state.events
+    ]
+
+
+def _utc(value: str | None) -> str | None:
+    dt = parse_ts(value)
+    return fmt_ts(dt) if dt is not None else None
 
 
 def _latest(items: list[RoundFiles] | list[RunFiles]):

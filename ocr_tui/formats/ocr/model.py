@@ -61,6 +61,18 @@ STATE_DECODER = msgspec.json.Decoder(StateJson)
 ROUND_META_DECODER = msgspec.json.Decoder(RoundMeta)
 
 
+class StoredEvent(msgspec.Struct, kw_only=True, frozen=True):
+    """One `orchestration_events` row (ocr.db), as written: its metadata parsed (an object, or
+    None when absent, not JSON or not an object)."""
+
+    type: str
+    phase: str | None = None
+    phase_number: int | None = None
+    round: int | None = None
+    at: str | None = None  # created_at as stored (SQLite UTC without a zone)
+    meta: dict | None = None
+
+
 class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     """A session's workflow position, normalised from whichever store held it."""
 
@@ -76,8 +88,14 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     round_started_at: str | None = None
     map_started_at: str | None = None
     updated_at: str | None = None
-    # (phase key as stored, when it was entered) for the current round, oldest first (ocr.db).
+    # (phase key as stored, when it was entered) for the current round, oldest first (ocr.db):
+    # its phase_transition events, and the phase it starts in (session_created, or the
+    # round's round_started: OCR's `init` writes no transition to the first phase) and
+    # `complete` at session_closed (a session closed straight from synthesis gets no
+    # transition to it). A phase entered twice keeps its first time.
     phase_times: tuple[tuple[str, str], ...] = ()
+    # The session's last EVENTS_KEPT orchestration events, in the order written (by id).
+    events: tuple[StoredEvent, ...] = ()
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
     # What was wrong with the store's rows for this session (e.g. two rows with its id).
