@@ -59,6 +59,9 @@ class Round(msgspec.Struct, kw_only=True):
     blockers: int = 0
     evolution: Evolution | None = None  # None in round 1, or when the round before is missing
     path: str  # relative to the session directory, e.g. "rounds/round-2"
+    # The user's triage of the round in OCR's dashboard (`user_round_progress.status`, raw:
+    # needs_review, in_progress, changes_made, acknowledged, dismissed), or None: no row.
+    triage: str | None = None
 
     @property
     def reviewer_findings(self) -> int:

@@ -142,3 +142,50 @@ def test_hostile_event_values(tree):
     assert [e.round for e in view.events] == [None, None]
     assert view.events[1].meta is None
     assert timeline(view)["reviews"][1] == "2026-03-10T11:00:00Z"
+
+
+# --- the user's triage of a round (issue 13, item 2) ----------------------------------------
+
+TRIAGE_TABLES = """
+CREATE TABLE review_rounds (id INTEGER PRIMARY KEY, session_id TEXT, round_number INTEGER);
+CREATE TABLE user_round_progress (id INTEGER PRIMARY KEY, round_id INTEGER, status TEXT,
+  updated_at TEXT);
+"""
+
+
+def test_round_triage_joined_through_review_rounds(tree):
+    s = tree.session(A)
+    s.round(1)
+    s.round(2)
+    s.round(3)
+    other = "2026-03-09-other"
+    tree.session(other).round(1)
+    db = tree.db
+    db.session(A, current_round=3).session(other)
+    db.schema += TRIAGE_TABLES
+    db.save()
+    con = sqlite3.connect(tree.db_path)
+    con.executescript(
+        f"""
+        INSERT INTO review_rounds VALUES (10, '{A}', 1), (11, '{A}', 2), (12, '{other}', 1),
+          (13, '{A}', 'x');
+        INSERT INTO user_round_progress (round_id, status, updated_at) VALUES
+          (10, 'in_progress', '2026-03-10 10:00:00'), (10, 'changes_made', '2026-03-10 11:00:00'),
+          (12, 'dismissed', '2026-03-10 09:00:00'), (13, 'acknowledged', NULL),
+          (99, 'needs_review', NULL);
+        """
+    )
+    con.commit()
+    con.close()
+    views = tree.views()
+    assert [r.triage for r in views[A].rounds] == ["changes_made", None, None]
+    assert [r.triage for r in views[other].rounds] == ["dismissed"]
+    out = json.loads(encode_json(views[A]))
+    assert [r["triage"] for r in out["rounds"]] == ["changes_made", None, None]
+
+
+def test_no_triage_tables_no_triage(tree):
+    tree.session(A).round(1)
+    tree.db.session(A).save()
+    view = tree.view(A)
+    assert view.rounds[0].triage is None and not view.problems

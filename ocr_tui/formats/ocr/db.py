@@ -100,6 +100,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             count[sid] = count.get(sid, 0) + 1
 
     round_start, phase_events, events = _read_events(con)
+    triage = _read_round_triage(con)
 
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
@@ -125,6 +126,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             phase_times=times,
             round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
             events=tuple(events.get(sid, ())),
+            round_triage=tuple(sorted(triage.get(sid, {}).items())),
             problems=(
                 (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
                 if count[sid] > 1
@@ -199,6 +201,27 @@ def _read_events(con: sqlite3.Connection):
         for sid, rows in kept.items()
     }
     return round_start, phase_events, events
+
+
+def _read_round_triage(con: sqlite3.Connection) -> dict[str, dict[int, str]]:
+    """session -> round number -> the user's triage of it (`user_round_progress.status`, as
+    stored; the latest row of a round wins), joined through `review_rounds.id`. Missing
+    tables or columns (OCR < 1.5.x's migration 2) read as no triage."""
+    progress, rounds = _columns(con, "user_round_progress"), _columns(con, "review_rounds")
+    if not ({"round_id", "status"} <= progress and {"id", "session_id", "round_number"} <= rounds):
+        return {}
+    by_time = "p.updated_at, " if "updated_at" in progress else ""
+    order = "p.id" if "id" in progress else "p.rowid"
+    query = (
+        "SELECT r.session_id, r.round_number, p.status FROM user_round_progress p "
+        f"JOIN review_rounds r ON r.id = p.round_id ORDER BY {by_time}{order}"
+    )
+    out: dict[str, dict[int, str]] = {}
+    for sid, number, status in con.execute(query):
+        sid, number, status = _as_str(sid), _as_int(number), _as_str(status)
+        if sid is not None and number is not None and number > 0 and status:
+            out.setdefault(sid, {})[number] = status
+    return out
 
 
 def load_db(

@@ -175,7 +175,8 @@ def derive_session(
     phase_list = ph.PHASES[workflow]
 
     # --- rounds and runs (the filesystem is the truth) ---
-    rounds = [_round_view(rf) for rf in files.rounds]
+    triage = dict(state.round_triage) if state else {}
+    rounds = [_round_view(rf, triage.get(rf.number)) for rf in files.rounds]
     highest_round = files.rounds[-1].number if files.rounds else None
     state_round = _positive(state.current_round) if state else None
     if highest_round is not None:
@@ -314,7 +315,7 @@ def derive_session(
     )
 
 
-def _round_view(rf: RoundFiles) -> Round:
+def _round_view(rf: RoundFiles, triage: str | None = None) -> Round:
     verdict, counts = _round_counts(rf)
     tally = rf.tally  # counted by `tally.tally_rounds` (IO) before the derivation
     return Round(
@@ -337,6 +338,7 @@ def _round_view(rf: RoundFiles) -> Round:
         blockers=tally.blockers if tally else 0,
         evolution=tally.evolution if tally else None,
         path=rf.rel,
+        triage=triage,
     )
 
 

@@ -96,6 +96,8 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     phase_times: tuple[tuple[str, str], ...] = ()
     # The session's last EVENTS_KEPT orchestration events, in the order written (by id).
     events: tuple[StoredEvent, ...] = ()
+    # (round, the user's triage of it: `user_round_progress.status` as stored) (ocr.db).
+    round_triage: tuple[tuple[int, str], ...] = ()
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
     # What was wrong with the store's rows for this session (e.g. two rows with its id).
