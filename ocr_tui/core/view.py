@@ -108,6 +108,21 @@ class LogEvent(msgspec.Struct, kw_only=True):
     meta: dict | None = None
 
 
+class RunningAgent(msgspec.Struct, kw_only=True):
+    """An agent command running for the session (OCR >= 1.5's `command_executions`): since
+    `started_at`; `pid`, `heartbeat_at`, `persona` and `model` where the OCR build records
+    them; `stale` when the heartbeat is older than a minute or the process is gone on this
+    machine (None when neither a heartbeat nor a pid is known)."""
+
+    command: str
+    started_at: str | None = None
+    pid: int | None = None
+    heartbeat_at: str | None = None
+    persona: str | None = None
+    model: str | None = None
+    stale: bool | None = None
+
+
 class Fact(msgspec.Struct, kw_only=True):
     """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
 
@@ -164,6 +179,7 @@ class SessionView(msgspec.Struct, kw_only=True):
     path: str
     timeline: list[PhaseStep] = []
     events: list[LogEvent] = []  # the last 200, in the order written (newest last)
+    agents: list[RunningAgent] = []  # agent commands running now
     documents: list[str] = []  # session-level markdown documents, relative paths
     # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
     framework: str = "ocr"

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.formats.ocr.model import StoredEvent, StoredState
+from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -101,6 +101,9 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
 
     round_start, phase_events, events = _read_events(con)
     triage = _read_round_triage(con)
+    active = [sid for sid, rec in raw.items() if _as_str(rec["status"]) == "active"]
+    newest = max(active, key=lambda sid: _as_str(raw[sid]["started_at"]) or "", default=None)
+    agents = _read_agents(con, set(raw), newest)
 
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
@@ -127,6 +130,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             round_starts=tuple(sorted((n, at) for n, at in starts.items() if n is not None)),
             events=tuple(events.get(sid, ())),
             round_triage=tuple(sorted(triage.get(sid, {}).items())),
+            agents=tuple(agents.get(sid, ())),
             problems=(
                 (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
                 if count[sid] > 1
@@ -221,6 +225,55 @@ def _read_round_triage(con: sqlite3.Connection) -> dict[str, dict[int, str]]:
         sid, number, status = _as_str(sid), _as_int(number), _as_str(status)
         if sid is not None and number is not None and number > 0 and status:
             out.setdefault(sid, {})[number] = status
+    return out
+
+
+AGENTS_KEPT = 50  # running commands per session, the newest
+
+
+def _read_agents(
+    con: sqlite3.Connection, sessions: set[str], newest_active: str | None
+) -> dict[str, list[StoredAgent]]:
+    """session -> its `command_executions` rows that started and have not finished (no
+    `finished_at`; without that column, no `exit_code`), oldest first. The table is the
+    project's: a row belongs to the session its `workflow_id` names (newer OCR builds), else
+    to `newest_active`. Missing columns read as None; a missing table as no agents."""
+    cols = _columns(con, "command_executions")
+    if "command" not in cols:
+        return {}
+    if "finished_at" in cols:
+        running = "finished_at IS NULL"
+    elif "exit_code" in cols:
+        running = "exit_code IS NULL"
+    else:
+        return {}
+    if "started_at" in cols:
+        running += " AND started_at IS NOT NULL"
+    wanted = (
+        "command", "started_at", "pid", "last_heartbeat_at", "persona", "resolved_model",
+        "workflow_id",
+    )  # fmt: skip
+    select = ", ".join(c if c in cols else "NULL" for c in wanted)
+    order = "id" if "id" in cols else "rowid"
+    out: dict[str, list[StoredAgent]] = {}
+    query = f"SELECT {select} FROM command_executions WHERE {running} ORDER BY {order}"
+    for command, started, pid, beat, persona, model, workflow in con.execute(query):
+        workflow = _as_str(workflow)
+        sid = workflow if workflow in sessions else None if workflow else newest_active
+        if sid is None:
+            continue
+        pid = _as_int(pid)
+        agent = StoredAgent(
+            command=_as_str(command) or "",
+            started_at=_as_str(started),
+            pid=pid if pid is not None and 0 < pid < 2**31 else None,
+            heartbeat_at=_as_str(beat),
+            persona=_as_str(persona),
+            model=_as_str(model),
+        )
+        kept = out.setdefault(sid, [])
+        kept.append(agent)
+        del kept[:-AGENTS_KEPT]
     return out
 
 

@@ -6,7 +6,8 @@ Every rule here is written down for users in the README ("What each field means"
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import has_control, safe_line
@@ -19,6 +20,7 @@ from ocr_tui.core.view import (
     PhaseStep,
     Reviewer,
     Round,
+    RunningAgent,
     SessionView,
 )
 from ocr_tui.formats.ocr import phases as ph
@@ -148,8 +150,10 @@ def derive_session(
     now: datetime,
     stall_after: float = DEFAULT_STALL_AFTER,
     problems: list[str] | None = None,
+    pid_alive: Callable[[int], bool] | None = None,
 ) -> SessionView:
-    """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store)."""
+    """Apply the derivation rules. `problems` are the readers' (e.g. an unreadable store);
+    `pid_alive` tells whether a process runs on this machine (None: unknown)."""
     problems = list(problems or []) + list(files.problems)
     if state is not None:
         problems += state.problems
@@ -311,6 +315,7 @@ def derive_session(
         path=str(files.path),
         timeline=timeline,
         events=_events(state),
+        agents=_agents(state, now, pid_alive),
         documents=sorted(n for n in files.root_files if n.endswith(".md")),
     )
 
@@ -402,6 +407,47 @@ def _events(state: StoredState | None) -> list[LogEvent]:
         LogEvent(type=e.type, phase=e.phase, round=e.round, at=_utc(e.at), meta=e.meta)
         for e in state.events
     ]
+
+
+HEARTBEAT_STALE_S = 60  # OCR's own default (`runtime.agent_heartbeat_seconds`)
+
+
+def _agents(
+    state: StoredState | None, now: datetime, pid_alive: Callable[[int], bool] | None
+) -> list[RunningAgent]:
+    if state is None:
+        return []
+    out = []
+    for a in state.agents:
+        beat = parse_ts(a.heartbeat_at)
+        signs = []
+        if beat is not None:
+            signs.append((now - beat).total_seconds() > HEARTBEAT_STALE_S)
+        if a.pid is not None and pid_alive is not None:
+            signs.append(not pid_alive(a.pid))
+        out.append(
+            RunningAgent(
+                command=a.command,
+                started_at=_utc(a.started_at),
+                pid=a.pid,
+                heartbeat_at=fmt_ts(beat),
+                persona=a.persona,
+                model=a.model,
+                stale=any(signs) if signs else None,
+            )  # fmt: skip
+        )
+    return out
+
+
+def heartbeat_due(view: SessionView) -> datetime | None:
+    """When the first running agent's heartbeat turns stale with nothing written (for the
+    engine's re-derivation), if one is fresh now."""
+    dues = [
+        beat + timedelta(seconds=HEARTBEAT_STALE_S + 1)
+        for a in view.agents
+        if not a.stale and (beat := parse_ts(a.heartbeat_at)) is not None
+    ]
+    return min(dues, default=None)
 
 
 def _utc(value: str | None) -> str | None:

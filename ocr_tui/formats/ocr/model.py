@@ -73,6 +73,18 @@ class StoredEvent(msgspec.Struct, kw_only=True, frozen=True):
     meta: dict | None = None
 
 
+class StoredAgent(msgspec.Struct, kw_only=True, frozen=True):
+    """A `command_executions` row that started and has not finished (ocr.db): an agent
+    command running now. The columns after `started_at` exist in newer OCR builds only."""
+
+    command: str
+    started_at: str | None = None
+    pid: int | None = None
+    heartbeat_at: str | None = None  # last_heartbeat_at
+    persona: str | None = None
+    model: str | None = None  # resolved_model
+
+
 class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     """A session's workflow position, normalised from whichever store held it."""
 
@@ -98,6 +110,9 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     events: tuple[StoredEvent, ...] = ()
     # (round, the user's triage of it: `user_round_progress.status` as stored) (ocr.db).
     round_triage: tuple[tuple[int, str], ...] = ()
+    # The agent commands running for this session (ocr.db's project-wide command_executions:
+    # by workflow_id where set, else the project's newest active session's).
+    agents: tuple[StoredAgent, ...] = ()
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
     # What was wrong with the store's rows for this session (e.g. two rows with its id).

@@ -17,10 +17,22 @@ from ocr_tui.formats.ocr import fs as ocr_fs
 from ocr_tui.formats.ocr import parse_cache
 from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot, load_db
 from ocr_tui.formats.ocr.db_findings import read_all_findings
-from ocr_tui.formats.ocr.derive import derive_session
+from ocr_tui.formats.ocr.derive import derive_session, heartbeat_due
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
 from ocr_tui.formats.ocr.tally import tally_rounds
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether process `pid` exists on this machine (signal 0: nothing is sent). A process of
+    another user exists too (EPERM)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True
+    return True
 
 
 class OcrSource(Source):
@@ -121,10 +133,16 @@ class OcrSource(Source):
         if state is None and files.state is not None:
             state = state_from_json(files.state)
         view = derive_session(
-            files, state, now=now, stall_after=self.stall_after, problems=problems
-        )
+            files, state, now=now, stall_after=self.stall_after, problems=problems,
+            pid_alive=pid_alive,
+        )  # fmt: skip
         view.id = key
         return view
+
+    def expires(self, view: SessionView) -> datetime | None:
+        """The stall threshold, or sooner, when a running agent's heartbeat turns stale."""
+        due = [t for t in (super().expires(view), heartbeat_due(view)) if t is not None]
+        return min(due, default=None)
 
     # -- caches -----------------------------------------------------------------------------
 
