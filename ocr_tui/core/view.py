@@ -70,12 +70,23 @@ class Round(msgspec.Struct, kw_only=True):
         return sum(r.findings for r in self.reviewers)
 
 
+class MapSection(msgspec.Struct, kw_only=True):
+    """A map run's review section: its title (without `Section N:`), how many files it has
+    and how many of them the user marked reviewed in OCR's dashboard (ocr.db)."""
+
+    number: int
+    title: str
+    files: int
+    reviewed: int = 0
+
+
 class MapRun(msgspec.Struct, kw_only=True):
     number: int
     complete: bool
     files: int | None
     path: str
     documents: list[str] = []  # relative to the session directory
+    sections: list[MapSection] = []
 
 
 class Elapsed(msgspec.Struct, kw_only=True):

@@ -17,6 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.map_sections import (
+    MAX_FILES,
+    MAX_SECTIONS,
+    MapFile,
+    MapSection,
+    RunMap,
+    clean_title,
+)
 from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
@@ -104,6 +112,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
     active = [sid for sid, rec in raw.items() if _as_str(rec["status"]) == "active"]
     newest = max(active, key=lambda sid: _as_str(raw[sid]["started_at"]) or "", default=None)
     agents = _read_agents(con, set(raw), newest)
+    maps = _read_maps(con)
 
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
@@ -131,6 +140,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             events=tuple(events.get(sid, ())),
             round_triage=tuple(sorted(triage.get(sid, {}).items())),
             agents=tuple(agents.get(sid, ())),
+            map_runs=tuple(sorted(maps.get(sid, {}).items())),
             problems=(
                 (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
                 if count[sid] > 1
@@ -275,6 +285,90 @@ def _read_agents(
         kept.append(agent)
         del kept[:-AGENTS_KEPT]
     return out
+
+
+def _read_maps(con: sqlite3.Connection) -> dict[str, dict[int, RunMap]]:
+    """session -> map run number -> its sections and files as OCR's dashboard stored them
+    (`map_runs` → `map_sections` → `map_files`, in display order), each file marked reviewed
+    from `user_file_progress`. Missing tables or columns read as no map rows."""
+    runs, secs = _columns(con, "map_runs"), _columns(con, "map_sections")
+    files = _columns(con, "map_files")
+    if not (
+        {"id", "session_id", "run_number"} <= runs
+        and {"id", "map_run_id"} <= secs
+        and {"section_id", "file_path"} <= files
+    ):
+        return {}
+    progress = _columns(con, "user_file_progress")
+    has_progress = {"map_file_id", "is_reviewed"} <= progress and "id" in files
+
+    def col(table: set[str], alias: str, name: str) -> str:
+        return f"{alias}.{name}" if name in table else "NULL"
+
+    reviewed = (
+        "(SELECT MAX(p.is_reviewed) FROM user_file_progress p WHERE p.map_file_id = f.id)"
+        if has_progress
+        else "NULL"
+    )
+    query = (
+        "SELECT r.session_id, r.run_number, s.id, "
+        f"{col(secs, 's', 'section_number')}, {col(secs, 's', 'title')}, "
+        f"{col(secs, 's', 'description')}, f.file_path, {col(files, 'f', 'role')}, "
+        f"{col(files, 'f', 'lines_added')}, {col(files, 'f', 'lines_deleted')}, {reviewed} "
+        "FROM map_runs r JOIN map_sections s ON s.map_run_id = r.id "
+        "LEFT JOIN map_files f ON f.section_id = s.id "
+        f"ORDER BY r.id, {col(secs, 's', 'display_order')}, s.id, "
+        f"{col(files, 'f', 'display_order')}, f.rowid"
+    )
+    raw: dict[str, dict[int, dict[object, list]]] = {}
+    for sid, run, sec_id, number, title, desc, path, role, added, deleted, done in con.execute(
+        query
+    ):
+        sid, run = _as_str(sid), _as_int(run)
+        if sid is None or run is None or run <= 0:
+            continue
+        section = raw.setdefault(sid, {}).setdefault(run, {})
+        entry = section.setdefault(sec_id, [number, title, desc, []])
+        path = _as_str(path)
+        if path and len(entry[3]) < MAX_FILES:
+            entry[3].append(
+                MapFile(
+                    path=path.strip()[:1000],
+                    role=_as_str(role),
+                    added=_count(added),
+                    deleted=_count(deleted),
+                    reviewed=_truthy(done),
+                )  # fmt: skip
+            )
+    out: dict[str, dict[int, RunMap]] = {}
+    for sid, by_run in raw.items():
+        for run, by_section in by_run.items():
+            sections = []
+            for i, (number, title, desc, mapped) in enumerate(by_section.values(), start=1):
+                n = _as_int(number)
+                n = n if n is not None and n > 0 else i
+                sections.append(
+                    MapSection(
+                        number=n,
+                        title=clean_title(_as_str(title)) or f"Section {n}",
+                        description=_as_str(desc),
+                        files=tuple(mapped),
+                    )  # fmt: skip
+                )
+            out.setdefault(sid, {})[run] = RunMap(tuple(sections[:MAX_SECTIONS]), origin="ocr.db")
+    return out
+
+
+def _count(value: object) -> int | None:
+    n = _as_int(value)
+    return n if n is not None and 0 <= n < 10**9 else None
+
+
+def _truthy(value: object) -> bool:
+    """A flag column: 1 / a non-zero number / `"1"`, `"true"`, `"yes"`."""
+    if isinstance(value, bool | int | float):
+        return bool(value)
+    return isinstance(value, str) and value.strip().lower() in ("1", "true", "yes")
 
 
 def load_db(

@@ -17,6 +17,7 @@ from ocr_tui.core.view import (
     Elapsed,
     LogEvent,
     MapRun,
+    MapSection,
     PhaseStep,
     Reviewer,
     Round,
@@ -25,6 +26,7 @@ from ocr_tui.core.view import (
 )
 from ocr_tui.formats.ocr import phases as ph
 from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles
+from ocr_tui.formats.ocr.map_sections import RunMap, with_progress
 from ocr_tui.formats.ocr.markdown import reviewer_label
 from ocr_tui.formats.ocr.model import StoredState
 
@@ -196,6 +198,7 @@ def derive_session(
         current_round = state_round or 1
     current_rf = _latest(files.rounds)
 
+    stored_maps = dict(state.map_runs) if state else {}
     runs = [
         MapRun(
             number=r.number,
@@ -203,6 +206,7 @@ def derive_session(
             files=r.topology_files,
             path=r.rel,
             documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
+            sections=_sections(run_map(r.sections, stored_maps.get(r.number))),
         )
         for r in files.map_runs
     ]
@@ -398,6 +402,26 @@ def _timeline(
             )  # fmt: skip
         )
     return steps
+
+
+def run_map(from_files: RunMap | None, stored: RunMap | None) -> RunMap | None:
+    """A map run's sections: map-meta.json's or map.md's (`from_files`), else ocr.db's
+    (`stored`); what the user marked reviewed comes from ocr.db when it has the run."""
+    if from_files is None:
+        return stored
+    if stored is None:
+        return from_files
+    done = {(s.number, f.path) for s in stored.sections for f in s.files if f.reviewed}
+    return with_progress(from_files, done)
+
+
+def _sections(run: RunMap | None) -> list[MapSection]:
+    if run is None:
+        return []
+    return [
+        MapSection(number=s.number, title=s.title, files=len(s.files), reviewed=s.reviewed)
+        for s in run.sections
+    ]
 
 
 def _events(state: StoredState | None) -> list[LogEvent]:

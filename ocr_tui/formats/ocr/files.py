@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.core.view import Counts, Evolution, Severity
+from ocr_tui.formats.ocr.map_sections import RunMap
 from ocr_tui.formats.ocr.model import RoundMeta, StateJson
 
 
@@ -53,6 +54,8 @@ class RunFiles:
     rel: str
     files: dict[str, FileInfo] = field(default_factory=dict)
     topology_files: int | None = None
+    # Its review sections: map-meta.json's, else map.md's (ocr.db's are the store's).
+    sections: RunMap | None = None
 
 
 @dataclass

@@ -22,6 +22,7 @@ from pathlib import Path
 import msgspec
 
 from ocr_tui.formats.ocr.db import _as_int, _as_str, _columns, open_snapshot
+from ocr_tui.formats.ocr.db import _truthy as _flag
 from ocr_tui.formats.ocr.finding import CATEGORIES, SEVERITIES, Finding, finding_id
 from ocr_tui.formats.ocr.findings import absorb
 from ocr_tui.formats.ocr.findings_meta import MAX_TITLE, as_line, as_text, as_word, location_of
@@ -47,15 +48,6 @@ ALIAS = {"review_rounds": "rr", "reviewer_outputs": "ro", "review_findings": "rf
 
 def _decode(b: bytes) -> str:
     return b.decode("utf-8", "replace")
-
-
-def _flag(value: object) -> bool:
-    """`is_blocker`: 1 / a non-zero number / `"1"`, `"true"`, `"yes"`."""
-    if isinstance(value, bool | int | float):
-        return bool(value)
-    if isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "yes")
-    return False
 
 
 def _reviewer(kind: object, instance: object) -> str | None:

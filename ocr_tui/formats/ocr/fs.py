@@ -16,6 +16,7 @@ from ocr_tui.core.textdecode import decode_text, json_bytes, json_problem
 from ocr_tui.core.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 from ocr_tui.core.view import Severity
 from ocr_tui.formats.ocr.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
+from ocr_tui.formats.ocr.map_sections import MAP_META_DECODER, RunMap, from_markdown, from_meta
 from ocr_tui.formats.ocr.markdown import (
     natural_key,
     parse_final_counts,
@@ -299,8 +300,26 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
                     str(path / rel / "topology.md"), files["topology.md"][1], "topology",
                     s.problems, rel + "/topology.md", parse_topology_files,
                 )  # fmt: skip
+            run.sections = _run_sections(path / rel, files, rel, s.problems)
             s.map_runs.append(run)
     return s
+
+
+def _run_sections(run_dir: Path, files: dict, rel: str, problems: list[str]) -> RunMap | None:
+    """The run's review sections from map-meta.json, else from map.md's section tables."""
+    if "map-meta.json" in files:
+        meta = _decode_json(
+            str(run_dir / "map-meta.json"), files["map-meta.json"][1], MAP_META_DECODER,
+            rel + "/map-meta.json", problems,
+        )  # fmt: skip
+        if meta is not None:
+            return from_meta(meta)
+    if "map.md" in files:
+        return _parse_md(
+            str(run_dir / "map.md"), files["map.md"][1], "mapsections", problems,
+            rel + "/map.md", from_markdown,
+        )  # fmt: skip
+    return None
 
 
 def _numbered(

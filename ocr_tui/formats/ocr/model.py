@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import msgspec
 
+from ocr_tui.formats.ocr.map_sections import RunMap
+
 
 class StateJson(msgspec.Struct, kw_only=True, frozen=True):
     """`.ocr/sessions/{id}/state.json`, OCR <= 1.4, all three schema eras."""
@@ -113,6 +115,9 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     # The agent commands running for this session (ocr.db's project-wide command_executions:
     # by workflow_id where set, else the project's newest active session's).
     agents: tuple[StoredAgent, ...] = ()
+    # (map run number, its sections and files as OCR's dashboard stored them, with the
+    # user's reviewed marks) (ocr.db's map tables).
+    map_runs: tuple[tuple[int, RunMap], ...] = ()
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
     # What was wrong with the store's rows for this session (e.g. two rows with its id).
