@@ -134,6 +134,20 @@ class RunningAgent(msgspec.Struct, kw_only=True):
     stale: bool | None = None
 
 
+class Note(msgspec.Struct, kw_only=True):
+    """A note the user wrote in OCR's dashboard (`user_notes`), on the session or a part of
+    it: `target` session | round | finding | run | section | file, with the numbers that
+    place it (`round`, `run`, `section`) and `key` (a finding's id, a file's path)."""
+
+    target: str
+    text: str
+    at: str | None = None
+    round: int | None = None
+    run: int | None = None
+    section: int | None = None
+    key: str | None = None
+
+
 class Fact(msgspec.Struct, kw_only=True):
     """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
 
@@ -191,6 +205,7 @@ class SessionView(msgspec.Struct, kw_only=True):
     timeline: list[PhaseStep] = []
     events: list[LogEvent] = []  # the last 200, in the order written (newest last)
     agents: list[RunningAgent] = []  # agent commands running now
+    notes: list[Note] = []  # the user's notes (OCR's dashboard), oldest first
     documents: list[str] = []  # session-level markdown documents, relative paths
     # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
     framework: str = "ocr"

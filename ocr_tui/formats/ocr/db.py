@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.finding import Finding, finding_id
 from ocr_tui.formats.ocr.map_sections import (
     MAX_FILES,
     MAX_SECTIONS,
@@ -25,7 +25,7 @@ from ocr_tui.formats.ocr.map_sections import (
     RunMap,
     clean_title,
 )
-from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredState
+from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredNote, StoredState
 
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -113,6 +113,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
     newest = max(active, key=lambda sid: _as_str(raw[sid]["started_at"]) or "", default=None)
     agents = _read_agents(con, set(raw), newest)
     maps = _read_maps(con)
+    notes = _read_notes(con)
 
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
@@ -141,6 +142,7 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
             round_triage=tuple(sorted(triage.get(sid, {}).items())),
             agents=tuple(agents.get(sid, ())),
             map_runs=tuple(sorted(maps.get(sid, {}).items())),
+            notes=tuple(notes.get(sid, ())),
             problems=(
                 (f"ocr.db has {count[sid]} rows for this session: the last one is read",)
                 if count[sid] > 1
@@ -357,6 +359,88 @@ def _read_maps(con: sqlite3.Connection) -> dict[str, dict[int, RunMap]]:
                 )
             out.setdefault(sid, {})[run] = RunMap(tuple(sections[:MAX_SECTIONS]), origin="ocr.db")
     return out
+
+
+NOTES_KEPT = 200  # per session
+MAX_NOTE_CHARS = 20_000
+
+
+def _read_notes(con: sqlite3.Connection) -> dict[str, list[StoredNote]]:
+    """session -> the user's notes (`user_notes`) on it, its rounds, findings, map runs,
+    sections and files, each placed through the table its `target_id` names; a note whose
+    target is gone is not shown. Missing tables or columns read as no notes."""
+    cols = _columns(con, "user_notes")
+    if not {"target_type", "target_id", "content"} <= cols:
+        return {}
+    at = "COALESCE(updated_at, created_at)" if {"updated_at", "created_at"} <= cols else "NULL"
+    order = "id" if "id" in cols else "rowid"
+    rows = con.execute(
+        f"SELECT target_type, target_id, content, {at} FROM user_notes ORDER BY {order}"
+    )
+    places = _note_places(con)
+    out: dict[str, list[StoredNote]] = {}
+    for kind, target, content, when in rows:
+        kind, text = _as_str(kind), _as_str(content)
+        if not kind or not text or not text.strip():
+            continue
+        if kind == "session":
+            sid, where = _as_str(target), {}
+        else:
+            sid, where = places.get((kind, _as_int(target)), (None, {}))
+        if sid is None:
+            continue
+        kept = out.setdefault(sid, [])
+        kept.append(StoredNote(target=kind, text=text[:MAX_NOTE_CHARS], at=_as_str(when), **where))
+        del kept[:-NOTES_KEPT]
+    return out
+
+
+def _note_places(con: sqlite3.Connection) -> dict[tuple[str, int | None], tuple[str, dict]]:
+    """(target type, row id) -> (session, where in it) for every row a note can target."""
+    places: dict[tuple[str, int | None], tuple[str, dict]] = {}
+    queries = {
+        "round": (("review_rounds", {"id", "session_id", "round_number"}),
+                  "SELECT id, session_id, round_number FROM review_rounds"),
+        "run": (("map_runs", {"id", "session_id", "run_number"}),
+                "SELECT id, session_id, run_number FROM map_runs"),
+        "section": (("map_sections", {"id", "map_run_id", "section_number"}),
+                    "SELECT s.id, r.session_id, r.run_number, s.section_number FROM map_sections s "
+                    "JOIN map_runs r ON r.id = s.map_run_id"),
+        "file": (("map_files", {"id", "section_id", "file_path"}),
+                 "SELECT f.id, r.session_id, r.run_number, s.section_number, f.file_path "
+                 "FROM map_files f JOIN map_sections s ON s.id = f.section_id "
+                 "JOIN map_runs r ON r.id = s.map_run_id"),
+        "finding": (("review_findings", {"id", "reviewer_output_id", "title"}),
+                    "SELECT f.id, rr.session_id, rr.round_number, f.title, f.file_path "
+                    "FROM review_findings f JOIN reviewer_outputs o ON o.id = f.reviewer_output_id "
+                    "JOIN review_rounds rr ON rr.id = o.round_id"),
+    }  # fmt: skip
+    for kind, ((table, needed), query) in queries.items():
+        if not needed <= _columns(con, table):
+            continue
+        try:
+            found = con.execute(query).fetchall()
+        except sqlite3.Error:  # a joined table or column missing (older schemas)
+            continue
+        for row in found:
+            rid, sid = _as_int(row[0]), _as_str(row[1])
+            if rid is None or sid is None:
+                continue
+            if kind == "round":
+                where = {"round": _as_int(row[2])}
+            elif kind == "run":
+                where = {"run": _as_int(row[2])}
+            elif kind == "section":
+                where = {"run": _as_int(row[2]), "section": _as_int(row[3])}
+            elif kind == "file":
+                where = {"run": _as_int(row[2]), "section": _as_int(row[3]), "key": _as_str(row[4])}
+            else:
+                title = _as_str(row[3])
+                if not title:
+                    continue
+                where = {"round": _as_int(row[2]), "key": finding_id(title, _as_str(row[4]))}
+            places[(kind, rid)] = (sid, where)
+    return places
 
 
 def _count(value: object) -> int | None:

@@ -18,6 +18,7 @@ from ocr_tui.core.view import (
     LogEvent,
     MapRun,
     MapSection,
+    Note,
     PhaseStep,
     Reviewer,
     Round,
@@ -320,6 +321,18 @@ def derive_session(
         timeline=timeline,
         events=_events(state),
         agents=_agents(state, now, pid_alive),
+        notes=[
+            Note(
+                target=n.target,
+                text=n.text,
+                at=_utc(n.at),
+                round=n.round,
+                run=n.run,
+                section=n.section,
+                key=n.key,
+            )  # fmt: skip
+            for n in (state.notes if state else ())
+        ],
         documents=sorted(n for n in files.root_files if n.endswith(".md")),
     )
 

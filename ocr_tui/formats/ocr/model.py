@@ -87,6 +87,20 @@ class StoredAgent(msgspec.Struct, kw_only=True, frozen=True):
     model: str | None = None  # resolved_model
 
 
+class StoredNote(msgspec.Struct, kw_only=True, frozen=True):
+    """A `user_notes` row (OCR's dashboard), placed: `target` session | round | finding |
+    run | section | file; `round` / `run` / `section` its numbers where the target has them;
+    `key` a finding's id (`finding_id`) or a file's path."""
+
+    target: str
+    text: str
+    at: str | None = None  # updated_at, else created_at, as stored
+    round: int | None = None
+    run: int | None = None
+    section: int | None = None
+    key: str | None = None
+
+
 class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     """A session's workflow position, normalised from whichever store held it."""
 
@@ -118,6 +132,7 @@ class StoredState(msgspec.Struct, kw_only=True, frozen=True):
     # (map run number, its sections and files as OCR's dashboard stored them, with the
     # user's reviewed marks) (ocr.db's map tables).
     map_runs: tuple[tuple[int, RunMap], ...] = ()
+    notes: tuple[StoredNote, ...] = ()  # the user's notes on it and its parts (ocr.db)
     # (round, latest `round_started` event time) for every round that has one (ocr.db).
     round_starts: tuple[tuple[int, str], ...] = ()
     # What was wrong with the store's rows for this session (e.g. two rows with its id).
