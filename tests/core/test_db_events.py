@@ -189,3 +189,28 @@ def test_no_triage_tables_no_triage(tree):
     tree.db.session(A).save()
     view = tree.view(A)
     assert view.rounds[0].triage is None and not view.problems
+
+
+def test_a_session_that_reviewed_then_mapped_times_each_workflow_apart(tree):
+    s = tree.session(A)
+    s.round(1)
+    s.run(1, topology="# t\n")
+    db = tree.db
+    db.session(A, workflow_type="map", current_phase="flow-analysis", phase_number=3)
+    db.event(A, "session_created", ago(hours=2), phase="context", round=1)
+    db.event(A, "phase_transition", ago(hours=1), phase="synthesis", round=1)
+    db.event(A, "phase_transition", ago(minutes=50), phase="complete", round=1)
+    db.event(A, "phase_transition", ago(minutes=40), phase="map-context", round=1)
+    db.event(A, "phase_transition", ago(minutes=30), phase="topology", round=1)
+    db.event(A, "phase_transition", ago(minutes=10), phase="flow-analysis", round=1)
+    db.save()
+    t = timeline(tree.view(A))
+    # The map's own run: its context is map-context's, not the review's context.
+    assert t["map-context"][1:] == (iso(ago(minutes=40)), iso(ago(minutes=30)), 600)
+    assert t["topology"][3] == 1200 and t["flow-analysis"] == (
+        "current",
+        iso(ago(minutes=10)),
+        None,
+        600,
+    )
+    assert t["synthesis"] == ("pending", None, None, None)  # the review's synthesis is not it

@@ -379,7 +379,7 @@ def _timeline(
     was actually entered) and how long it took (the current one: growing while it runs)."""
     entered: dict[str, datetime] = {}
     if state:
-        for raw, at in state.phase_times:
+        for raw, at in _workflow_times(workflow, state.phase_times):
             dt = parse_ts(at)
             if dt is not None:
                 entered.setdefault(ph.workflow_phase(workflow, raw), dt)
@@ -435,6 +435,18 @@ def _sections(run: RunMap | None) -> list[MapSection]:
         MapSection(number=s.number, title=s.title, files=len(s.files), reviewed=s.reviewed)
         for s in run.sections
     ]
+
+
+def _workflow_times(
+    workflow: str, times: tuple[tuple[str, str], ...]
+) -> tuple[tuple[str, str], ...]:
+    """The phase entries of `workflow`'s run: a session that reviewed and then mapped (or the
+    other way) has both in its events, and `context`, `synthesis` and `complete` belong to
+    both. A map's run starts at its first map-only phase; a review's are the others."""
+    if workflow == ph.MAP:
+        start = next((i for i, (raw, _) in enumerate(times) if ph.is_map_phase(raw)), None)
+        return times if start is None else times[start:]
+    return tuple(t for t in times if not ph.is_map_phase(t[0]))
 
 
 def _events(state: StoredState | None) -> list[LogEvent]:

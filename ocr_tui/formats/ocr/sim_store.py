@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from ocr_tui.formats.ocr import sim_dashboard
+from ocr_tui.formats.ocr import sim_dashboard, sim_records
 
 STATE_KEYS = ("session_id", "workflow_type", "status", "current_phase", "phase_number")
 STATE_KEYS += ("current_round", "current_map_run", "started_at", "round_started_at")
@@ -171,6 +171,7 @@ class DbStore:
         if self.path.exists():
             self.db.deserialize(self.path.read_bytes())
         self.db.executescript(SCHEMA)
+        self.db.executescript(sim_records.SCHEMA)
         self.rows: dict[str, dict] = {}
         self.events: list[tuple] = []
         self.dirty: set[str] = set()
@@ -189,6 +190,7 @@ class DbStore:
         row.update(cols, updated_at=ts)
         self.dirty.add(sid)
         rnd = row["current_round"] if rnd is None else rnd
+        sim_records.command_event(self.db, sid, event, row.get("workflow_type") or "review", t)
         metadata = json.dumps(meta) if meta else None
         self.events.append(
             (sid, event, row["current_phase"], row["phase_number"], rnd, metadata, ts)
@@ -216,6 +218,7 @@ class DbStore:
         saved with the next flush."""
         rows = sim_dashboard.session_rows(sid, played, seed=seed, until=until)
         sim_dashboard.write(self.db, sid, rows)
+        sim_records.write(self.db, sid, played, seed=seed, until=until)
 
 
 def make_store(files: Files, store: str) -> JsonStore | DbStore:
