@@ -104,6 +104,8 @@ class PhaseStep(msgspec.Struct, kw_only=True):
     ended: str | None = None  # when it finished, where the format records it
     seconds: int | None = None  # how long it took (or has taken), where known
     document: str | None = None  # the phase's report, relative to the session's path
+    # The times are guessed from the files the phases wrote (no store records them).
+    approximate: bool = False
 
 
 class LogEvent(msgspec.Struct, kw_only=True):

@@ -214,3 +214,41 @@ def test_a_session_that_reviewed_then_mapped_times_each_workflow_apart(tree):
         600,
     )
     assert t["synthesis"] == ("pending", None, None, None)  # the review's synthesis is not it
+
+
+# --- sessions without events: times guessed from files (approximate) -------------------------
+
+
+def test_state_json_sessions_get_approximate_times_from_their_files(tree):
+    from .builders import final_md, reviewer_md
+
+    s = tree.session(A)
+    s.state(
+        session_id=A, current_phase="discourse", status="active",
+        started_at=iso(ago(hours=1)), updated_at=iso(ago(minutes=4)),
+    )  # fmt: skip
+    s.write("discovered-standards.md", "# s", mtime=ago(minutes=55))
+    s.write("context.md", "# c", mtime=ago(minutes=40))
+    s.round(1, reviewers={"principal-1": reviewer_md("High")}, mtime=ago(minutes=10))
+    t = {x.key: x for x in tree.view(A).timeline}
+    assert (t["context"].at, t["context"].ended, t["context"].seconds) == (
+        iso(ago(hours=1)), iso(ago(minutes=55)), 300,
+    )  # fmt: skip
+    assert t["change-context"].at == iso(ago(minutes=55)) and t["change-context"].ended is None
+    assert t["analysis"].at is None and t["analysis"].ended == iso(ago(minutes=40))
+    assert (t["reviews"].at, t["reviews"].seconds) == (iso(ago(minutes=40)), 1800)
+    assert (t["aggregation"].at, t["aggregation"].ended) == (iso(ago(minutes=10)), None)
+    # The current phase: no file says when it began; state.json's updated_at does, roughly.
+    assert (t["discourse"].state, t["discourse"].at) == ("current", iso(ago(minutes=4)))
+    assert t["discourse"].seconds == 240
+    assert all(x.approximate for x in t.values() if x.at or x.ended)
+    assert not t["synthesis"].approximate and t["synthesis"].at is None
+
+
+def test_database_times_are_not_approximate(tree):
+    tree.session(A)
+    tree.db.session(A, current_phase="change-context", phase_number=2)
+    tree.db.event(A, "session_created", ago(hours=1), phase="context")
+    tree.db.event(A, "phase_transition", ago(minutes=5), phase="change-context")
+    tree.db.save()
+    assert not any(x.approximate for x in tree.view(A).timeline)

@@ -9,6 +9,8 @@ import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+import msgspec
+
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import has_control, safe_line
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
@@ -295,6 +297,8 @@ def derive_session(
         branch = m.group(1) if m else None
 
     timeline = _timeline(workflow, key, number, complete, state, now=now, running=running)
+    if not (state and state.source == "ocr.db" and state.phase_times):
+        timeline = _file_times(timeline, files, current_rf, current_run, since, key, now, running)
 
     return SessionView(
         id=files.id,
@@ -435,6 +439,72 @@ def _sections(run: RunMap | None) -> list[MapSection]:
         MapSection(number=s.number, title=s.title, files=len(s.files), reviewed=s.reviewed)
         for s in run.sections
     ]
+
+
+# The file each phase writes last (ocr-format.md §3.1, §3.2): its modification time is about
+# when the phase ended and the next began. `analysis` appends to change-context's context.md.
+_PHASE_FILES = {
+    "context": ("root", "discovered-standards.md"),
+    "analysis": ("root", "context.md"),
+    "reviews": ("reviews", None),
+    "discourse": ("round", "discourse.md"),
+    "synthesis": ("round", "final.md"),
+    "map-context": ("root", "discovered-standards.md"),
+    "topology": ("run", "topology.md"),
+    "flow-analysis": ("run", "flow-analysis.md"),
+    "requirements-mapping": ("run", "requirements-mapping.md"),
+}
+
+
+def _file_times(
+    steps: list[PhaseStep],
+    files: SessionFiles,
+    rnd: RoundFiles | None,
+    run: RunFiles | None,
+    since: datetime | None,
+    key: str,
+    now: datetime,
+    running: bool,
+) -> list[PhaseStep]:
+    """Where no store records when phases began (state.json eras, files only): guess it from
+    the files each phase wrote (its end, and the next one's start), the first phase from the
+    session's (or round's) start, the current one from state.json's updated_at when nothing
+    else says. Every time so guessed is marked approximate."""
+    ended: dict[str, datetime] = {}
+    for step in steps:
+        where, name = _PHASE_FILES.get(step.key, (None, None))
+        if where == "root":
+            info = files.root_files.get(name)
+        elif where == "round" and rnd is not None:
+            info = rnd.files.get(name)
+        elif where == "run" and run is not None:
+            info = run.files.get(name)
+        elif where == "reviews" and rnd is not None and rnd.reviewers:
+            info = max((r.info for r in rnd.reviewers), key=lambda i: i.mtime)
+        else:
+            info = None
+        if info is not None and step.state != "pending":
+            end = from_mtime(info.mtime)
+            if since is None or end >= since:  # not a file of an earlier round
+                ended[step.key] = end
+    out, start = [], since if steps and steps[0].state != "pending" else None
+    for step in steps:
+        end = ended.get(step.key)
+        # state.json's updated_at for the current phase (`_timeline`) when no file says more
+        at = start if step.state != "pending" and start is not None else parse_ts(step.at)
+        if at is not None and end is not None and end < at:
+            at = None  # a file older than the phase's start: nothing to say
+        seconds = int((end - at).total_seconds()) if at and end else None
+        if at is not None and end is None and step.key == key and running:
+            seconds = max(0, int((now - at).total_seconds()))
+        guessed = at is not None or end is not None
+        out.append(
+            msgspec.structs.replace(
+                step, at=fmt_ts(at), ended=fmt_ts(end), seconds=seconds, approximate=guessed
+            )
+        )
+        start = end  # the next phase began when this one's file was written, if known
+    return out
 
 
 def _workflow_times(
