@@ -19,7 +19,15 @@ from dataclasses import dataclass, field
 
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.view import SessionView
-from ocr_tui.core.watcher import POLL_DELAY_MS, Paths, Refused, Tick, Watch, wait_for_any
+from ocr_tui.core.watcher import (
+    EVERYTHING,
+    POLL_DELAY_MS,
+    Paths,
+    Refused,
+    Tick,
+    Watch,
+    wait_for_any,
+)
 
 
 @dataclass(frozen=True)
@@ -151,6 +159,7 @@ async def _start(
         diff = await asyncio.to_thread(catch_up)
         if diff[0] or diff[1]:
             yield Changed(*diff, has_dir)
+        watch.recheck_everything()
 
 
 async def _follow(
@@ -200,6 +209,10 @@ def _tick(engine: Engine, recheck: list[str]):
     stale = engine.restale()  # may read a session's files: never on the loop
     moved, removed, rearm = engine.poll()
     moved = _merge(stale, moved)
+    if EVERYTHING in recheck:
+        again, gone = engine.rescan()
+        moved, removed = _merge(moved, again), sorted({*removed, *gone})
+        recheck = [p for p in recheck if p != EVERYTHING]
     if recheck:
         again, gone = engine.apply(recheck)
         moved, removed = _merge(moved, again), sorted({*removed, *gone})

@@ -35,6 +35,7 @@ RECHECK_S = 1.1  # polling: a batch's paths are returned again after this (1 s t
 ARM_S = 0.02  # lets the native watch arm before the caller reads what it watches
 
 _END = object()
+EVERYTHING = "*"  # in `Tick.recheck`: every session, not a path
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,12 @@ class Watch:
         """Polling: wait until the poller took its first picture (a change before that is only
         seen by reading again)."""
         await asyncio.sleep(2 * POLL_DELAY_MS / 1000)
+
+    def recheck_everything(self) -> None:
+        """Polling: have the next tick after RECHECK_S re-read every session (`EVERYTHING`):
+        a write in the same second as the poller's first picture looks unchanged to it."""
+        self._recheck = sorted({*self._recheck, EVERYTHING})
+        self._recheck_at = time.monotonic() + RECHECK_S
 
     def quiet(self) -> bool:
         """Nothing is waiting to be returned by `next`."""
