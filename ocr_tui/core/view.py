@@ -59,6 +59,9 @@ class Round(msgspec.Struct, kw_only=True):
     blockers: int = 0
     evolution: Evolution | None = None  # None in round 1, or when the round before is missing
     path: str  # relative to the session directory, e.g. "rounds/round-2"
+    # Of `blockers`, those the user has not triaged as fixed or won't fix in OCR's dashboard
+    # (without triage: all of them).
+    open_blockers: int = 0
     # The user's triage of the round in OCR's dashboard (`user_round_progress.status`, raw:
     # needs_review, in_progress, changes_made, acknowledged, dismissed), or None: no row.
     triage: str | None = None

@@ -452,3 +452,26 @@ def test_wal_mode_file_is_read(db):
             p.unlink()
     db.path.write_bytes(bytes(data))
     assert [f.title for f in load_findings(db.path, SID)[0][1]] == ["SQL injection in search"]
+
+
+def test_open_blockers_leave_out_the_ones_triaged_fixed_or_wont_fix(db, db_path):
+    """The session view's `open_blockers`: blockers not triaged fixed / won't fix (issue 13's
+    "unresolved blockers"), counted from the same findings as `blockers`."""
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
+
+    root = db_path.parent.parent.parent
+    (root / ".ocr" / "sessions" / SID / "rounds" / "round-1").mkdir(parents=True)
+    db.con.execute("INSERT INTO sessions (id, branch, session_dir) VALUES (?, 'x', ?)", (SID, SID))
+    fixed = db.add(title="A", is_blocker=1)
+    db.add(title="B", is_blocker=1, file_path="b.py")
+    wont = db.add(title="C", is_blocker=1, file_path="c.py")
+    read_only = db.add(title="D", is_blocker=1, file_path="d.py")
+    db.add(title="E", is_blocker=0, file_path="e.py", severity="low")
+    db.progress(fixed, "fixed")
+    db.progress(wont, "wont_fix")
+    db.progress(read_only, "read")
+    db.save()
+    (view,) = Engine(Project(root)).scan()
+    (rnd,) = view.rounds
+    assert (rnd.blockers, rnd.open_blockers) == (4, 2)

@@ -362,6 +362,7 @@ def _round_view(rf: RoundFiles, triage: str | None = None) -> Round:
         ],
         findings=tally.findings if tally else 0,
         blockers=tally.blockers if tally else 0,
+        open_blockers=tally.open_blockers if tally else 0,
         evolution=tally.evolution if tally else None,
         path=rf.rel,
         triage=triage,

@@ -31,6 +31,8 @@ class Tally:
     findings: int
     blockers: int
     evolution: Evolution | None
+    # Blockers the user has not triaged as fixed or won't fix (no triage: all of them).
+    open_blockers: int = 0
 
 
 @dataclass

@@ -29,7 +29,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.files import Tally
 
-SCHEMA = 3  # the layout of the file and of its entries (3: `tally` entries)
+SCHEMA = 4  # the layout of the file and of its entries (3: `tally` entries; 4: open blockers)
 KINDS = ("findings", "final", "topology", "tally")
 MAX_ENTRIES = 500_000
 # The modules whose code decides a cached value: a change to any of them is another build.
@@ -101,7 +101,8 @@ def to_plain(kind: str, entry: tuple) -> list | None:
     elif kind == "tally":
         e = value.evolution
         v = [value.findings, value.blockers, None if e is None else
-             [e.new, e.open, e.resolved, e.new_blockers, e.resolved_blockers]]  # fmt: skip
+             [e.new, e.open, e.resolved, e.new_blockers, e.resolved_blockers],
+             value.open_blockers]  # fmt: skip
     else:
         return None
     return [v, list(problems)]
@@ -114,7 +115,8 @@ _TYPES = {  # each kind's plain value, exactly
     "final": tuple[tuple[str | None, tuple[_Count, _Count, _Count] | None] | None, _Problems],
     "topology": tuple[_Count | None, _Problems],
     "tally": tuple[
-        tuple[_Count, _Count, tuple[_Count, _Count, _Count, _Count, _Count] | None], _Problems
+        tuple[_Count, _Count, tuple[_Count, _Count, _Count, _Count, _Count] | None, _Count],
+        _Problems,
     ],
 }
 _KIND_DEC = {kind: msgspec.msgpack.Decoder(typ) for kind, typ in _TYPES.items()}
@@ -135,14 +137,17 @@ def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
                 counts = Counts(blockers=b, should_fix=s, suggestions=g)
             v = (None if verdict is None else safe_line(verdict), counts)
         elif kind == "tally":
-            findings, blockers, e = v
+            findings, blockers, e, open_blockers = v
             evolution = None
             if e is not None:
                 n, o, r, nb, rb = e
                 evolution = Evolution(
                     new=n, open=o, resolved=r, new_blockers=nb, resolved_blockers=rb
                 )
-            v = Tally(findings=findings, blockers=blockers, evolution=evolution)
+            v = Tally(
+                findings=findings, blockers=blockers, evolution=evolution,
+                open_blockers=open_blockers,
+            )  # fmt: skip
     return (v, [safe_line(p) for p in problems])
 
 

@@ -31,6 +31,7 @@ from ocr_tui.formats.ocr.round_findings import (
 )
 
 KIND = "tally"  # the parse cache's kind for a round's counts
+SETTLED_TRIAGE = frozenset({"fixed", "wont_fix"})  # a blocker so triaged no longer blocks
 
 
 def count(evolved: list[Finding], *, evolved_against_previous: bool) -> Tally:
@@ -49,7 +50,13 @@ def count(evolved: list[Finding], *, evolved_against_previous: bool) -> Tally:
             new_blockers=sum(1 for f in new if f.blocker),
             resolved_blockers=sum(1 for f in gone if f.blocker),
         )
-    return Tally(findings=len(own), blockers=sum(1 for f in own if f.blocker), evolution=evolution)
+    blockers = [f for f in own if f.blocker]
+    return Tally(
+        findings=len(own),
+        blockers=len(blockers),
+        evolution=evolution,
+        open_blockers=sum(1 for f in blockers if f.triage not in SETTLED_TRIAGE),
+    )
 
 
 def tally_rounds(files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None) -> None:
