@@ -1,0 +1,108 @@
+"""Reviews across sessions (issue 13, item 2): one row per review round of every session, and
+the project's one-line summary (sessions, active, rounds with a verdict, unresolved blockers).
+Pure: from the session views, for the Reviews screen and any headless output alike.
+
+Unresolved blockers: for each session, its latest round's blockers the user has not triaged
+as fixed or won't fix (`Round.open_blockers`; without triage data, all of them). The latest
+round only: a blocker still open in round 2 was in round 1 too, and counts once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ocr_tui.core.view import Round, SessionView
+
+ACTIONABLE_TRIAGE = frozenset({"needs_review", "in_progress"})
+TRIAGE_WORDS = {
+    "needs_review": "needs review",
+    "in_progress": "in progress",
+    "changes_made": "changes made",
+    "acknowledged": "acknowledged",
+    "dismissed": "dismissed",
+}
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    session_id: str
+    branch: str
+    number: int
+    path: str  # the round's directory, relative to the session
+    verdict: str | None
+    blockers: int
+    should_fix: int | None  # None: the round's synthesis gave no counts
+    suggestions: int | None
+    open_blockers: int
+    triage: str | None  # raw `user_round_progress.status`
+    at: str | None  # when the round completed (its round_completed event), else last activity
+    running: bool  # the session runs and this is its current round
+
+    @property
+    def key(self) -> str:
+        return f"{self.session_id}\0{self.path}"
+
+    @property
+    def actionable(self) -> bool:
+        """No verdict yet, or triaged as needing review or in progress."""
+        return self.verdict is None or self.triage in ACTIONABLE_TRIAGE
+
+
+@dataclass(frozen=True)
+class Summary:
+    sessions: int
+    active: int
+    verdicts: int  # rounds with a verdict
+    open_blockers: int
+
+    def text(self) -> str:
+        blockers = f"{self.open_blockers} unresolved blocker{'s' * (self.open_blockers != 1)}"
+        return (
+            f"{self.sessions} session{'s' * (self.sessions != 1)} · {self.active} active · "
+            f"{self.verdicts} review{'s' * (self.verdicts != 1)} with a verdict · {blockers}"
+        )
+
+
+def _completed_at(view: SessionView, rnd: Round) -> str | None:
+    done = [
+        e.at for e in view.events if e.type == "round_completed" and e.round == rnd.number and e.at
+    ]
+    return done[-1] if done else view.last_activity
+
+
+def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
+    """Every review round of every session, newest first (by when it completed)."""
+    rows = []
+    for v in views:
+        for rnd in v.rounds:
+            counts = rnd.counts
+            rows.append(
+                ReviewRow(
+                    session_id=v.id,
+                    branch=v.branch or v.id,
+                    number=rnd.number,
+                    path=rnd.path,
+                    verdict=rnd.verdict,
+                    blockers=counts.blockers if counts else rnd.blockers,
+                    should_fix=counts.should_fix if counts else None,
+                    suggestions=counts.suggestions if counts else None,
+                    open_blockers=rnd.open_blockers,
+                    triage=rnd.triage,
+                    at=_completed_at(v, rnd),
+                    running=v.running and rnd.number == v.current_round and not rnd.complete,
+                )
+            )
+    rows.sort(key=lambda r: (r.at or "", r.session_id, r.number), reverse=True)
+    return rows
+
+
+def summary(views: Iterable[SessionView]) -> Summary:
+    views = list(views)
+    latest = [v.rounds[-1] for v in views if v.rounds]
+    return Summary(
+        sessions=len(views),
+        active=sum(1 for v in views if v.running),
+        verdicts=sum(1 for v in views for r in v.rounds if r.verdict),
+        open_blockers=sum(r.open_blockers for r in latest),
+    )
