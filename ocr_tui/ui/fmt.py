@@ -20,21 +20,16 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from ocr_tui.core.cells import take
-from ocr_tui.core.states import STATES, glyph, session_state  # noqa: F401 (shared names)
+from ocr_tui.core.states import (  # noqa: F401 (shared names)
+    PHASE_MARKS,
+    STATES,
+    glyph,
+    session_state,
+)
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, parse_ts
 from ocr_tui.core.view import MapRun, Round, SessionView
 
-# A phase's mark in a timeline. `stopped` and `unreached`: the phase a session closed early
-# was in, and those it never reached.
-PHASE_MARKS = {
-    "done": "✓",
-    "current": "▶",
-    "pending": "·",
-    "skipped": "⤼",
-    "stopped": "■",
-    "unreached": "–",
-}
 # Short names for the list's format column; unknown (plugin) frameworks show their own key.
 FRAMEWORKS: dict[str, tuple[str, str]] = {
     "ocr": ("ocr", "Open Code Review"),
@@ -462,7 +457,7 @@ def labelled_lines(rows: Sequence[tuple[str, str]], width: int) -> list[tuple[in
 
 # mark -> (where it is drawn, what it means): the `?` screen lists them, as it lists STATES.
 MARKERS: dict[str, tuple[str, str]] = {
-    "•": ("Rounds, Round", "the session's current round"),
+    "▶": ("Rounds, Phases", "the current phase, round or map run"),
     "+2": ("Rounds, Findings", "2 findings are new since the round before"),
     "−3": ("Rounds, Findings", "3 findings of the round before are resolved in this one"),
     "=": ("Rounds, Findings", "no finding new and none resolved since the round before"),

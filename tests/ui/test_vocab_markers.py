@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.style import Style
 
-from ocr_tui.core.states import STATES
+from ocr_tui.core.states import CURRENT, STATES
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import ROUND_COLUMNS, ROUNDS_KEY, SessionScreen
@@ -61,15 +61,15 @@ async def test_the_bar_says_its_counts_and_the_border_its_markers(tmp_path: Path
         first, second = table.get_row_at(0), table.get_row_at(1)
         assert first[BAR].plain == "██████████ 1 critical 2 high 2 low"
         assert second[BAR].plain == "████······ 1 medium 1 low"
-        assert second[0].plain == "2 •" and second[2].plain == "2 +1 −9"
+        assert second[0].plain == f"2 {CURRENT}" and second[2].plain == "2 +1 −9"
         pane = app.screen.query_one("#rounds-pane")
         assert pane.border_subtitle == ROUNDS_KEY
-        for marker in ("•", "+", "−", "=", "?"):
+        for marker in (CURRENT, "+", "−", "=", "?"):
             assert marker in ROUNDS_KEY
 
 
 def test_every_marker_has_a_legend_entry():
-    drawn = ["•", "+2", "−3", "=", "1 / 3 / 6", "█▇▆··", "⤼", "■", "–", "—"]
+    drawn = ["▶", "+2", "−3", "=", "1 / 3 / 6", "█▇▆··", "⤼", "■", "–", "—"]
     assert list(fmt.MARKERS) == drawn
     for mark, (where, meaning) in fmt.MARKERS.items():
         assert where and meaning, mark
