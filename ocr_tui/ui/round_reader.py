@@ -10,19 +10,58 @@ applied (tests wait on it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from textual import on, work
+from textual.css.query import NoMatches
 from textual.message import Message
+from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label
-from ocr_tui.ui.navigation import RoundTarget
+from ocr_tui.ui.navigation import RoundTarget, Target
+from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 READ_GROUP = "round-read"
+
+
+def screen_below(screen: Screen) -> Screen | None:
+    """The screen `screen` was opened on: the one under it in the stack (the top one while
+    `screen` is being pushed)."""
+    try:
+        stack = screen.app.screen_stack
+    except Exception:  # no app (yet)
+        return None
+    if screen in stack:
+        i = stack.index(screen)
+        return stack[i - 1] if i > 0 else None
+    return stack[-1] if stack else None
+
+
+def way_in(screen: DrilldownScreen, fits: Callable[[Target], bool]) -> list[Crumb] | None:
+    """The breadcrumb of the way the user came, when the screen below shows a place `fits`
+    accepts: that screen's crumbs, its own place last (Back and a click return there). None
+    otherwise (the crumbs then say where the place is, not how it was reached)."""
+    below = screen_below(screen)
+    if not isinstance(below, DrilldownScreen) or below.session_id != screen.session_id:
+        return None
+    try:
+        target = below.target
+        parts = below.query_one(Breadcrumb).parts
+    except (NotImplementedError, NoMatches):  # it shows no one place, or has no breadcrumb
+        return None
+    if not fits(target) or not parts:
+        return None
+    targets = list(below._crumb_targets)
+    if len(targets) != len(parts):
+        return None
+    crumbs: list[Crumb] = [(label, t) for (label, _), t in zip(parts, targets, strict=True)]
+    crumbs[-1] = (crumbs[-1][0], target)
+    return crumbs
 
 
 class RoundReaderScreen(DrilldownScreen):

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
 from ocr_tui.core.textsafe import safe_block, safe_line
-from ocr_tui.ui.markdown_text import keep_line_breaks
+from ocr_tui.ui.markdown_text import keep_line_breaks, split_fields
 
 FINAL = """### 1. SQL injection in search
 **Flagged by**: @principal-1, @security-1
@@ -83,3 +83,72 @@ def test_wide_emoji_presentation_is_dropped() -> None:
     where they belong."""
     assert safe_line("⚠️ Partial") == "⚠ Partial"
     assert safe_block("a ✅️\nb") == "a ✅\nb"
+
+
+HEADER = (
+    "# Code Review: main\n\n"
+    "**Date**: 2026-11-22 **Reviewers**: @principal-1, @security-1 **Mode**: Full (with "
+    "discourse)\n"
+    "\n## Verdict\n"
+)
+
+
+def test_several_fields_on_one_line_are_cut_one_to_a_line() -> None:
+    """OCR's final.md header as agents write it (the template puts them one to a line)."""
+    assert split_fields("**Date**: 2026-11-22 **Reviewers**: @a, @b **Mode**: Full") == [
+        "**Date**: 2026-11-22",
+        "**Reviewers**: @a, @b",
+        "**Mode**: Full",
+    ]
+    assert split_fields("- **File:** a.py **Line:** 3") == ["- **File:** a.py", "**Line:** 3"]
+    out = keep_line_breaks(HEADER).split("\n")
+    assert out[2:5] == [
+        "**Date**: 2026-11-22\\",
+        "**Reviewers**: @principal-1, @security-1\\",
+        "**Mode**: Full (with discourse)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "**Issue**: the **bold** word stays",  # bold in a value is not a key
+        "**Issue**: `**Key**: in code` stays",  # nor a key in a code span
+        "Prose with **Key**: inside it",  # not a field line
+        "**Key**: value **not a field",
+    ],
+)
+def test_a_line_of_one_field_is_not_cut(line: str) -> None:
+    assert split_fields(line) == [line]
+    assert keep_line_breaks(line) == line
+
+
+def test_fields_in_fenced_code_are_not_cut() -> None:
+    text = "```\n**Date**: 1 **Mode**: 2\n```\n"
+    assert keep_line_breaks(text) == text
+
+
+async def test_the_header_renders_one_field_a_line_and_emoji_keep_the_border() -> None:
+    """Each key/value on its own row; an emoji asking for its wide form (`⚠️`) is shown in its
+    text form, which terminals draw as wide as Textual counts it (the border stays put)."""
+    from textual.containers import VerticalScroll
+
+    text = safe_block(HEADER + "\n### 🚫 Secret logged\n**Type**: ⚠️ Security\nwhy\n")
+
+    class Doc(App):
+        CSS = "VerticalScroll { border: round white; }"
+
+        def compose(self) -> ComposeResult:
+            with VerticalScroll():
+                yield Markdown(keep_line_breaks(text))
+
+    async with Doc().run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        svg = pilot.app.export_screenshot()
+    stripped = [r.strip("│ ") for r in screen_rows(svg)]
+    assert "Date: 2026-11-22" in stripped, stripped
+    assert "Reviewers: @principal-1, @security-1" in stripped
+    assert "Mode: Full (with discourse)" in stripped
+    assert any("🚫 Secret logged" in r for r in stripped)
+    # Terminals draw `⚠️` two cells wide where Textual counts one: none reaches the screen.
+    assert "\ufe0f" not in svg and "Type: ⚠ Security" in stripped

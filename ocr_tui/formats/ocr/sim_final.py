@@ -114,7 +114,9 @@ def synthesize(branch: str, date: str, results: dict[str, list[Finding]], mood: 
     lines = [
         f"# Code Review: {branch}",
         "",
-        f"**Date**: {date} **Reviewers**: {at} **Mode**: Full (with discourse)",
+        f"**Date**: {date}",
+        f"**Reviewers**: {at}",
+        "**Mode**: Full (with discourse)",
         "",
         "## Verdict",
         "",

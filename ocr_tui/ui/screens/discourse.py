@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Markdown, Static
+from textual.widgets import DataTable, Markdown, Static
 
 from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_line
@@ -40,6 +41,7 @@ from ocr_tui.ui.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 COLUMNS = [
     ("author", "Reviewer"),
@@ -49,18 +51,34 @@ COLUMNS = [
     ("says", "Says"),
 ]
 KIND_VAR = {"agree": "success", "challenge": "warning", "connect": "accent", "surface": "secondary"}
-FINDING_WIDTH = 36
+FINDING_MIN = 20  # the Finding column is not squeezed below this (unless its titles are shorter)
+SAYS_MIN, SAYS_SHARE = 24, 3  # Says keeps at least this, or a third of the room if more
+CHROME = 2 + 2  # the pane's border and padding (and room for the table's scrollbar, below)
 MAX_SHOWN = 16 * 1024  # characters of the response shown below the table
 
 
-def finding_cell(r: Response, by_id: dict[str, Finding]) -> str:
-    """The titles of the findings it names (else the titles as written)."""
+def finding_cell(r: Response, by_id: dict[str, Finding], width: int | None = None) -> str:
+    """The titles of the findings it names (else the titles as written): the first, `+N`
+    more; with `width`, the title cut to fit."""
     named = [by_id[i].title for i in r.finding_ids if i in by_id]
     titles = named or r.titles
     if not titles:
         return ""
     more = f" +{len(titles) - 1}" if len(titles) > 1 else ""
-    return clip_end(safe_line(titles[0]), FINDING_WIDTH - len(more)) + more
+    title = safe_line(titles[0])
+    return (title if width is None else clip_end(title, width - len(more))) + more
+
+
+def text_widths(finding_need: int, says_need: int, room: int) -> tuple[int, int]:
+    """(Finding, Says) widths in `room` cells for columns that need `finding_need` and
+    `says_need`: both whole when they fit (Says gets what is left); else the finding titles
+    whole if Says keeps SAYS_MIN (or a third of the room), the rest to Says (the response at
+    the cursor is shown whole below the table)."""
+    if finding_need + says_need <= room:
+        return finding_need, room - finding_need
+    says_min = min(says_need, max(SAYS_MIN, room // SAYS_SHARE))
+    finding = max(min(finding_need, room - says_min), min(finding_need, FINDING_MIN))
+    return finding, max(room - finding, 1)
 
 
 @router.route(DiscourseTarget)
@@ -106,7 +124,7 @@ class DiscourseScreen(RoundReaderScreen):
         yield Static(id="response", classes="dd-note")
         with VerticalScroll(id="discourse-raw"):
             yield Markdown(id="discourse-md", open_links=False)
-        yield Footer()
+        yield KeyFooter()
 
     def after_mount(self) -> None:
         self.query_one("#discourse-raw").display = False
@@ -169,9 +187,10 @@ class DiscourseScreen(RoundReaderScreen):
         read = self.read
         self.query_one("#discourse-count", Static).update(self.count_content())
         by_id = {f.id: f for f in (read.findings if read else [])}
+        shown = self.responses
         rows = []
         previous: str | None = "\0"
-        for r in self.responses:
+        for r in shown:
             author = "" if r.author == previous else safe_line(r.author or "—")
             previous = r.author
             var = KIND_VAR.get(r.kind, "foreground")
@@ -179,15 +198,24 @@ class DiscourseScreen(RoundReaderScreen):
                 Text(author, style="bold"),
                 Text(r.kind.upper(), style=theme_style(self, var, bold=True)),
                 Text(safe_line(r.about or "")),
-                Text(finding_cell(r, by_id)),
             ]
-            rows.append((str(r.line), cells, says(r)))
-        # "Says" takes what the other columns leave (each with 2 cells of padding; the pane's
-        # border and padding, and a scrollbar).
-        used = sum(max((c[i].cell_len for _, c, _ in rows), default=0) + 2 for i in range(4))
-        width = max(20, self.size.width - used - 2 - 6)
-        rows = [(key, [*c, Text(clip_end(text, width), style="italic")]) for key, c, text in rows]
+            rows.append((str(r.line), cells, finding_cell(r, by_id), says(r)))
+        # Reviewer, Response and To as wide as their cells; Finding and Says share the rest
+        # (`text_widths`). Each column has 2 cells of padding.
+        labels = [label for _, label in COLUMNS]
+        fixed = sum(
+            max([cell_len(labels[i]), *(c[i].cell_len for _, c, _, _ in rows)]) + 2
+            for i in range(3)
+        )
+        finding_need = max([cell_len(labels[3]), *(cell_len(f) for _, _, f, _ in rows)])
+        says_need = max([cell_len(labels[4]), *(cell_len(t) for _, _, _, t in rows)])
         table = self.query_one("#responses", DrillTable)
+        room = self.size.width - fixed - 2 * 2 - CHROME - table.styles.scrollbar_size_vertical
+        fw, sw = text_widths(finding_need, says_need, room)
+        rows = [
+            (key, [*c, Text(finding_cell(r, by_id, fw)), Text(clip_end(t, sw), style="italic")])
+            for (key, c, _, t), r in zip(rows, shown, strict=True)
+        ]
         table.sync_rows(rows)
         table.display = bool(rows)
         if read is None:

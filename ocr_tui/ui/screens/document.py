@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
@@ -38,14 +38,20 @@ from ocr_tui.ui.markdown_text import keep_line_breaks
 from ocr_tui.ui.navigation import (
     ROUND_FILE,
     RUN_FILE,
+    DiscourseTarget,
     DocumentTarget,
+    FindingsTarget,
+    FindingTarget,
     Open,
     ReviewerTarget,
     RoundTarget,
+    Target,
     neighbour_file,
 )
+from ocr_tui.ui.round_reader import way_in
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 
 @router.route(DocumentTarget, ReviewerTarget)
@@ -79,6 +85,7 @@ class DocumentScreen(DrilldownScreen):
         self._shown_rel: str | None = None
         self.loads = 0  # loads handled (the file was read or found missing)
         self.renders = 0  # times the Markdown was actually re-rendered
+        self._way_in: list[Crumb] | None | bool = False  # False: not looked at yet
 
     @classmethod
     def for_target(cls, target: DocumentTarget | ReviewerTarget) -> DocumentScreen:
@@ -100,7 +107,7 @@ class DocumentScreen(DrilldownScreen):
         yield Static(id="doc-note", classes="dd-note")
         with VerticalScroll(id="doc-scroll"):
             yield Markdown(id="doc", open_links=False)
-        yield Footer()
+        yield KeyFooter()
 
     # `touched_signal` names every session whose files a batch changed (even when its derived
     # view did not), so an edit shows at once. A document outside the watched directories (a
@@ -185,7 +192,22 @@ class DocumentScreen(DrilldownScreen):
     # -- rendering --------------------------------------------------------------------------
 
     def crumbs(self) -> list[Crumb]:
-        return self.session_crumbs() + place_crumbs(self.view, self.session_id, self.rel_path)
+        """Where the file is (`… › Round 2 › principal-1.md`); opened from a round's discourse,
+        findings or a finding, the way the user came (`… › Round 2 › Discourse ›
+        discourse.md`) until `[`/`]` move it elsewhere."""
+        if self._way_in is False:
+            self._way_in = way_in(self, self._from_its_round)
+        place = place_crumbs(self.view, self.session_id, self.rel_path)
+        if self._way_in and not self.moved:
+            return [*self._way_in, place[-1]]
+        return self.session_crumbs() + place
+
+    def _from_its_round(self, target: Target) -> bool:
+        """Is `target` a view of the round this file belongs to (its discourse, findings or a
+        finding)?"""
+        if not isinstance(target, DiscourseTarget | FindingsTarget | FindingTarget):
+            return False
+        return self.rel_path.startswith(f"{target.path}/")
 
     def _render_path(self) -> None:
         path = self.full_path or self.rel_path

@@ -20,7 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_block, safe_line
@@ -33,14 +33,17 @@ from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_view import display_markdown, read_discourse, says
 from ocr_tui.ui.navigation import (
+    DiscourseTarget,
     DocumentTarget,
     FindingsTarget,
     FindingTarget,
     Open,
+    Target,
 )
-from ocr_tui.ui.round_reader import RoundReaderScreen
+from ocr_tui.ui.round_reader import RoundReaderScreen, way_in
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 MAX_TEXT = 64 * 1024  # characters of a finding's own section rendered
 SEVERITY_VAR = {"critical": "$error", "high": "$error", "medium": "$warning", "low": "$primary"}
@@ -121,6 +124,7 @@ class FindingScreen(RoundReaderScreen):
         self.table_order: list[str] = []  # the findings table's order it was opened from
         self._text: str | None = None  # the markdown shown
         self._markdown = ""  # the last read's (made in the worker)
+        self._way_in: list[Crumb] | None | bool = False  # False: not looked at yet
 
     @classmethod
     def for_target(cls, target: FindingTarget) -> FindingScreen:
@@ -141,7 +145,7 @@ class FindingScreen(RoundReaderScreen):
         yield Static(id="finding-discourse")
         with VerticalScroll(id="finding-scroll"):
             yield Markdown(id="finding-text", open_links=False)
-        yield Footer()
+        yield KeyFooter()
 
     def after_mount(self) -> None:
         self.query_one("#finding-scroll").focus()
@@ -176,9 +180,18 @@ class FindingScreen(RoundReaderScreen):
     # -- rendering --------------------------------------------------------------------------
 
     def crumbs(self, view: SessionView | None) -> list[Crumb]:
-        findings = FindingsTarget(self.session_id, self.round_number, self.round_path)
+        """`… › Round 2 › Findings › title`, or `… › Round 2 › Discourse › title` when it was
+        opened from the round's discourse: the way the user came (Back goes there)."""
         title = clip_end(safe_line(self.finding.title), 40) if self.finding else self.finding_id
+        if self._way_in is False:
+            self._way_in = way_in(self, self._from_discourse)
+        if self._way_in:
+            return [*self._way_in, (title, None)]
+        findings = FindingsTarget(self.session_id, self.round_number, self.round_path)
         return self.round_crumbs(view, ("Findings", findings), (title, None))
+
+    def _from_discourse(self, target: Target) -> bool:
+        return isinstance(target, DiscourseTarget) and target.path == self.round_path
 
     def _render_finding(self) -> None:
         f = self.finding

@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
@@ -53,6 +53,7 @@ from ocr_tui.ui.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.table_search import SearchBox
 
 
@@ -130,16 +131,18 @@ class FindingsScreen(RoundReaderScreen):
         yield removed_banner()
         yield Static(id="findings-title", classes="dd-title")
         yield Static(id="findings-count", classes="dd-meta")
-        yield SearchBox(
+        search = SearchBox(
             select_on_focus=False,
             placeholder="Search title, file, reviewer · Enter keeps it · Esc clears",
             id="findings-search",
         )
+        search.display = False  # hidden from the start: the screen's first focus is the table's
+        yield search
         with Vertical(id="findings-pane", classes="dd-pane") as pane:
             pane.border_title = "Findings"
             yield DrillTable(COLUMNS, id="findings")
             yield Static("Reading the findings…", id="findings-empty", classes="dd-empty")
-        yield Footer()
+        yield KeyFooter()
 
     def after_mount(self) -> None:
         self.query_one("#findings-search", SearchBox).display = False
@@ -184,7 +187,10 @@ class FindingsScreen(RoundReaderScreen):
     async def _replace_table(self, triage: bool) -> None:
         """A table with (or without) the triage column: DrillTable's columns are fixed."""
         old = self.query_one("#findings", DrillTable)
-        had_focus = old.has_focus
+        # The table had focus, or was about to (`after_mount` focuses it a turn later; a fast
+        # read can come first): the new one takes it, so Enter and j/k work from the start.
+        focused = self.focused
+        had_focus = focused is None or focused is old or not focused.display
         await old.remove()
         table = DrillTable([*COLUMNS, TRIAGE_COLUMN] if triage else COLUMNS, id="findings")
         await self.query_one("#findings-pane").mount(table, before="#findings-empty")

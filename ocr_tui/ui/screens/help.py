@@ -205,53 +205,79 @@ def help_sections(screen: Screen) -> list[tuple[str, list[Row]]]:
     return [(screen_title(screen), rows), ("Everywhere", everywhere)]
 
 
-def help_content(screen: Screen) -> Content:
+# A line of the help: what hangs at its left (two spaces and the keys or the glyph, padded to
+# the column's width) and the text after it. Wrapped, the text's further lines are indented
+# under its first (`hang`), not under the keys. A title or a blank line has an empty text.
+Line = tuple[Content, Content]
+
+
+def help_lines(screen: Screen) -> list[Line]:
     """The keys of `screen`, the keys of every screen, then the legend."""
-    lines: list[Content] = []
+    lines: list[Line] = []
     for title, rows in help_sections(screen):
         if not rows:
             continue
-        lines.append(Content.styled(title, SECTION_STYLE))
-        width = max(len(" ".join(row.keys)) for row in rows) + 3
+        lines.append((Content.styled(title, SECTION_STYLE), Content("")))
+        width = max(cell_len(" ".join(row.keys)) for row in rows) + 3
         for row in rows:
-            keys = " ".join(row.keys).ljust(width)
-            parts: list[str | tuple[str, str]] = ["  ", (keys, KEY_STYLE if row.enabled else MUTED)]
-            parts.append(row.description if row.enabled else (row.description, MUTED))
+            keys = " ".join(row.keys)
+            keys += " " * (width - cell_len(keys))
+            head = Content.assemble("  ", (keys, KEY_STYLE if row.enabled else MUTED))
+            parts: list[str | tuple[str, str]] = [
+                row.description if row.enabled else (row.description, MUTED)
+            ]
             if row.tooltip and row.tooltip != row.description:
                 parts.append((f"  {row.tooltip}", MUTED))
             if not row.enabled:
                 parts.append((" (not now)", MUTED))
-            lines.append(Content.assemble(*parts))
-        lines.append(Content(""))
+            lines.append((head, Content.assemble(*parts)))
+        lines.append((Content(""), Content("")))
     lines.extend(legend())
-    return Content("\n").join(lines[:-1])
+    return lines[:-1]
 
 
-def legend() -> list[Content]:
-    lines = [Content.styled("Session states", SECTION_STYLE)]
+def hang(lines: list[Line], width: int | None = None) -> Content:
+    """`lines` as one text; with `width`, each line's text wrapped at words within `width`
+    cells, its further lines indented as far as its first starts (a hanging indent)."""
+    out: list[Content] = []
+    for head, text in lines:
+        indent = head.cell_length
+        room = (width or 0) - indent
+        if width is None or room < 12 or indent + text.cell_length <= width:
+            out.append(head + text)
+            continue
+        wrapped = text.wrap(room)
+        out.append(head + wrapped[0].rstrip())
+        out.extend(Content(" " * indent) + more.rstrip() for more in wrapped[1:])
+    return Content("\n").join(out)
+
+
+def help_content(screen: Screen, width: int | None = None) -> Content:
+    """The keys of `screen`, the keys of every screen, then the legend; with `width`,
+    wrapped under each entry's text (`hang`)."""
+    return hang(help_lines(screen), width)
+
+
+def legend() -> list[Line]:
+    blank = (Content(""), Content(""))
+    lines = [(Content.styled("Session states", SECTION_STYLE), Content(""))]
     for state, (glyph, meaning) in fmt.STATES.items():
-        lines.append(Content.assemble("  ", (glyph, STATE_STYLE[state]), f"  {meaning}"))
-    lines.append(Content(""))
-    lines.append(Content.styled("Phases", SECTION_STYLE))
+        head = Content.assemble("  ", (glyph, STATE_STYLE[state]), "  ")
+        lines.append((head, Content(meaning)))
+    lines.append(blank)
+    lines.append((Content.styled("Phases", SECTION_STYLE), Content("")))
     marks = {"done": "done", "current": "current phase", "pending": "still to come"}
     for state, meaning in marks.items():
-        lines.append(
-            Content.assemble("  ", (fmt.PHASE_MARKS[state], MARK_STYLE[state]), f"  {meaning}")
-        )
-    lines.append(
-        Content.assemble(
-            "  ",
-            ("▰▰▰", "$text-accent"),
-            ("▱▱▱", "$text-muted"),
-            "  one cell per phase, filled up to the current one",
-        )
-    )
-    lines.append(Content(""))
+        head = Content.assemble("  ", (fmt.PHASE_MARKS[state], MARK_STYLE[state]), "  ")
+        lines.append((head, Content(meaning)))
+    bar = Content.assemble("  ", ("▰▰▰", "$text-accent"), ("▱▱▱", "$text-muted"), "  ")
+    lines.append((bar, Content("one cell per phase, filled up to the current one")))
+    lines.append(blank)
     lines.extend(marker_legend())
     return lines
 
 
-def marker_legend() -> list[Content]:
+def marker_legend() -> list[Line]:
     """The marks the session and round screens draw, from `fmt.MARKERS` (`{mark: (where,
     meaning)}`; a bare meaning works too), when the format helpers define them."""
     markers = getattr(fmt, "MARKERS", None)
@@ -265,14 +291,14 @@ def marker_legend() -> list[Content]:
             where, meaning = (value[0], value[-1]) if len(value) > 1 else ("", value[0])
         rows.append((str(mark), str(where), str(meaning)))
     width = max(cell_len(mark) for mark, _, _ in rows) + 2
-    lines = [Content.styled("Markers", SECTION_STYLE)]
+    lines: list[Line] = [(Content.styled("Markers", SECTION_STYLE), Content(""))]
     for mark, where, meaning in rows:
-        pad = " " * (width - cell_len(mark))
-        parts: list[str | tuple[str, str]] = ["  ", (mark, "bold"), pad, meaning]
+        head = Content.assemble("  ", (mark, "bold"), " " * (width - cell_len(mark)))
+        parts: list[str | tuple[str, str]] = [meaning]
         if where:
             parts.append((f"  ({where})", MUTED))
-        lines.append(Content.assemble(*parts))
-    lines.append(Content(""))
+        lines.append((head, Content.assemble(*parts)))
+    lines.append((Content(""), Content("")))
     return lines
 
 
@@ -292,7 +318,9 @@ class HelpScreen(ModalScreen[None]):
         # Read now, while `screen` is the active one (its focus and state as the user sees
         # them); no reference to it is kept.
         self.about = screen_title(screen)
-        self.content = help_content(screen)
+        self.lines = help_lines(screen)
+        self.content = hang(self.lines)  # unwrapped
+        self._wrapped_at: int | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-dialog") as dialog:
@@ -300,6 +328,21 @@ class HelpScreen(ModalScreen[None]):
             dialog.border_subtitle = "Esc closes"
             with VerticalScroll(id="help-body"):
                 yield Static(self.content, id="help-text")
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._wrap)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._wrap)
+
+    def _wrap(self) -> None:
+        """Each entry wrapped under its text at the width the help has now (a scrollbar's
+        cell kept free)."""
+        body = self.query_one("#help-body", VerticalScroll)
+        width = body.scrollable_content_region.width - 1
+        if width > 0 and width != self._wrapped_at:
+            self._wrapped_at = width
+            self.query_one("#help-text", Static).update(hang(self.lines, width))
 
     def action_scroll(self, direction: str) -> None:
         body = self.query_one("#help-body", VerticalScroll)

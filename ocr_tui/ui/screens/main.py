@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Input
+from textual.widgets import DataTable, Header, Input
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import Dashboard
@@ -24,6 +24,7 @@ from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.empty_state import EmptyState
 from ocr_tui.ui.widgets.filter_bar import FilterBar
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
 
@@ -53,7 +54,7 @@ class MainScreen(ListKeys):
         yield SessionTable(id="sessions")
         yield EmptyState(id="empty")
         yield DetailPane(id="detail")
-        yield Footer()
+        yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def on_mount(self) -> None:
         self.app.sessions_signal.subscribe(self, self._on_sessions)

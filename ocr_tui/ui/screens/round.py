@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Round, SessionView
@@ -44,6 +44,7 @@ from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
@@ -63,11 +64,12 @@ class RoundScreen(DrilldownScreen):
     one of two directories with that number."""
 
     BINDINGS = [
+        # In the order a narrow Footer keeps them (KeyFooter gives up the last first).
+        Binding("F", "findings", "Findings", id="round.findings"),
+        Binding("D", "discourse", "Discourse", id="round.discourse"),
         Binding("[", "step(-1)", "Prev round", id="round.prev"),
         Binding("]", "step(1)", "Next round", id="round.next"),
         Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
-        Binding("F", "findings", "Findings", id="round.findings"),
-        Binding("D", "discourse", "Discourse", id="round.discourse"),
     ]
 
     def __init__(self, session_id: str, round_number: int, path: str | None = None) -> None:
@@ -118,7 +120,7 @@ class RoundScreen(DrilldownScreen):
             pane.border_title = "Round documents"
             yield FitTable(DOC_COLUMNS, flex=("about",), id="round-docs", show_header=False)
             yield Static("No discourse.md or final.md yet.", id="docs-empty", classes="dd-empty")
-        yield Footer()
+        yield KeyFooter()
 
     def after_mount(self) -> None:
         self._focus_first()
