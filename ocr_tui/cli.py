@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ocr_tui import findings_cli
+from ocr_tui.core.display import session_seconds
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
+    from ocr_tui.core.view import Snapshot
     from ocr_tui.ui.app import OcrTuiApp
 
 COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard")
@@ -247,21 +249,34 @@ def cmd_status(args: argparse.Namespace) -> int:
                   " (`ocr-tui status` lists them)", file=sys.stderr)  # fmt: skip
             return EXIT_NO_SESSION
         sessions = [v for v in sessions if v.id in args.session]
+    now = engine.clock()
     if args.json:
         snap = engine.snapshot()
         if args.session:
             snap.sessions = [v for v in snap.sessions if v.id in args.session]
-        print(encode_json(snap))
+        print(encode_json(with_session_seconds(snap, now)))
         return 0
     width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
     if args.oneline:
         default = ONELINE_WIDTH if width is None else min(ONELINE_WIDTH, width)
-        print(oneline(sessions, default if args.max_width is None else width))
+        print(oneline(sessions, default if args.max_width is None else width, now))
     elif not sessions:
         print(f"No sessions yet in {safe_line(project.sessions_dir)}")
     else:
-        print(table(sessions, width))
+        print(table(sessions, width, now))
     return 0
+
+
+def with_session_seconds(snap: Snapshot, now: datetime) -> dict:
+    """`status --json`'s object: the snapshot, each session with `session_seconds` beside its
+    fields (which stay as they are): the whole session's time, the dashboard's and the
+    table's ELAPSED (`elapsed.seconds` is OCR's round time), null when not known."""
+    import msgspec
+
+    out = msgspec.to_builtins(snap)
+    for view, obj in zip(snap.sessions, out["sessions"], strict=True):
+        obj["session_seconds"] = session_seconds(view, now)
+    return out
 
 
 def cmd_findings(args: argparse.Namespace) -> int:

@@ -4,25 +4,26 @@ comes from the sessions' files passes through `safe_line`.
 
 Each session's state is the one vocabulary of every screen and command (`core.states`): the
 table's STATUS leads with its glyph, the problem lines with the problem glyph, the one line
-with the glyph too. Both fit a width (`fit_widths`, `oneline`): the table gives up its least
-useful columns and cuts long cells (ids in the middle, so a branch name stays readable), the
-one line drops details in a fixed order."""
+with the glyph too. Its columns, cells and words are the dashboard's list's (`core.display`):
+the same names (in upper case), the session's time as ELAPSED, the same plan of which columns
+give way when the width is short, the same id shortening (the redundant prefix in every row,
+then the middle, never the end). The one line drops details in a fixed order."""
 
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from collections.abc import Callable
-from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from rich.cells import cell_len
 
-from ocr_tui.core.cells import clip_end, clip_words, take  # noqa: F401 (their users here)
+from ocr_tui.core import display
+from ocr_tui.core.cells import clip_end, clip_words, take
 from ocr_tui.core.cells import elide_middle as _elide_middle
 from ocr_tui.core.states import glyph, session_state
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import human_duration
+from ocr_tui.core.timeutil import zone_name
 from ocr_tui.core.view import SessionView
 
 ONELINE_WIDTH = 60  # a tmux status bar's share
@@ -69,16 +70,12 @@ def elide_middle(text: str, width: int) -> str:
 
 
 def _round_bits(v: SessionView) -> tuple[str, int, int]:
-    """(`R2`, reviewers, distinct findings) of the current round: the findings as `status
-    --json` and `ocr-tui findings` count them (merged across reviewers)."""
+    """(`R2` or `M1`, reviewers, distinct findings) of the current round: the findings as
+    `status --json` and `ocr-tui findings` count them (merged across reviewers)."""
     cur = v.current
     reviewers = len(cur.reviewers) if cur else 0
     findings = cur.findings if cur else 0
-    return (f"R{v.current_round}" if v.current_round else "—"), reviewers, findings
-
-
-def _elapsed(v: SessionView) -> str:
-    return human_duration(v.elapsed.seconds) if v.elapsed.seconds is not None else "—"
+    return display.round_text(v) or "—", reviewers, findings
 
 
 def status_cell(v: SessionView) -> str:
@@ -90,105 +87,115 @@ def status_cell(v: SessionView) -> str:
     return f"{glyph(session_state(v))} {words}"
 
 
-@dataclass(frozen=True)
-class Fit:
-    """How a column gives way when the table is too wide: cut with `cut` down to `comfort`
-    cells, then (once the columns in DROP_BEFORE_SQUEEZE are gone) down to `least`."""
-
-    least: int
-    comfort: int
-    cut: Callable[[str, int], str] = clip_end
+BLANK = "—"  # "not known (yet)", as on every screen
 
 
-# The columns that may be cut, and how. The others are short (a count, `R2`, `12m`) and are
-# dropped whole, never cut.
-FITS: dict[str, Fit] = {
-    "SESSION": Fit(16, 28, elide_middle),
-    "STATUS": Fit(8, 16, clip_words),
-    "PHASE": Fit(12, 24),
-    "VERDICT": Fit(8, 16),
-    "AGENTS": Fit(10, 20),
-    "ALERT": Fit(12, 30),
-}
-# What goes first when even the cut cells do not fit: first what says least (WORKFLOW is
-# nearly always `review`; REV and AGENTS are detail), then, once the cut columns are at their
-# least, the rest from the least to the most telling. SESSION and STATUS stay.
-DROP_BEFORE_SQUEEZE = ("WORKFLOW", "REV", "AGENTS")
-DROP_AFTER_SQUEEZE = ("ROUND", "FIND", "VERDICT", "ALERT", "FORMAT", "ELAPSED", "PHASE")
-# Who gets the room left once the table fits, in this order: each up to its comfort, then
-# each up to its widest cell.
-GROW = ("SESSION", "PHASE", "ALERT", "STATUS", "VERDICT", "AGENTS")
+def row(v: SessionView, now: datetime) -> dict[str, str]:
+    """Every cell of a session's row, by column key (`display.COLUMNS`): the list's cells, in
+    the same words (the list's glyph column is STATUS' first cell)."""
+    ocr = v.framework == "ocr"
+    cur = v.current if ocr else None
+    rnd, reviewers, findings = _round_bits(v)
+    return {
+        "id": safe_line(v.id),
+        "status": status_cell(v),
+        "format": display.format_short(v.framework),
+        "flow": display.flow_text(v) or BLANK,
+        "phase": _phase(v),
+        "round": rnd,
+        "reviewers": str(reviewers) if cur else BLANK,
+        "findings": str(findings) if cur else BLANK,
+        "verdict": safe_line(cur.verdict) if cur and cur.verdict else BLANK,
+        "agents": safe_line(v.summary) if v.summary else BLANK,
+        "needs": display.needs_text(v) or BLANK,
+        "round_time": display.round_time_text(v, now),
+        "elapsed": display.elapsed_text(v, now),
+        "started": display.started_text(v, now),
+        "activity": display.activity_text(v.last_activity, now),
+    }
 
 
-def fit_widths(rows: list[tuple[str, ...]], width: int | None) -> list[int | None]:
-    """Each column's width for `width` cells (None: dropped), from the rows' cells (the first
-    row is the header, which names the columns). `width` None: every column at its widest."""
-    head = rows[0]
-    natural = [max(cell_len(r[i]) for r in rows) for i in range(len(head))]
-    if width is None or _need(natural) <= width:
-        return list(natural)
-    index = {name: i for i, name in enumerate(head)}
-
-    def floors(level: str) -> list[int | None]:
-        out: list[int | None] = []
-        for name, wide in zip(head, natural, strict=True):
-            fit = FITS.get(name)
-            if fit is None:
-                out.append(wide)
-            else:
-                least = fit.comfort if level == "comfort" else fit.least
-                out.append(min(wide, max(least, cell_len(name))))
-        return out
-
-    steps: list[tuple[str, str | None]] = [("comfort", None)]
-    steps += [("comfort", name) for name in DROP_BEFORE_SQUEEZE]
-    steps += [("least", None)]
-    steps += [("least", name) for name in DROP_AFTER_SQUEEZE]
-    dropped: set[int] = set()
-    widths = floors("comfort")
-    for level, drop in steps:
-        if drop is not None:
-            if drop not in index:
-                continue
-            dropped.add(index[drop])
-        widths = [None if i in dropped else w for i, w in enumerate(floors(level))]
-        if _need(widths) <= width:
-            break
-    spare = width - _need(widths)
-    for level in ("comfort", "natural"):  # first each to its comfort, then each to its widest
-        for name in GROW:
-            i = index.get(name)
-            w = widths[i] if i is not None else None
-            if w is None or spare <= 0:
-                continue
-            goal = natural[i] if level == "natural" else min(natural[i], FITS[name].comfort)
-            more = max(0, min(spare, goal - w))
-            widths[i] = w + more
-            spare -= more
-    return widths
+def header(spec: display.Spec) -> str:
+    """The list's column name in upper case (`Needs`: NEEDS); STARTED names its zone."""
+    name = spec.header.upper()
+    return f"{name} ({zone_name()})" if spec.key == "started" else name
 
 
-def _need(widths: list[int | None]) -> int:
-    kept = [w for w in widths if w is not None]
-    return sum(kept) + GAP * max(0, len(kept) - 1)
+# How a cell is cut when its column is narrower (the id: `display.shorten_id`, below).
+CUTS: dict[str, Callable[[str, int], str]] = {"status": clip_words}
+
+
+def columns(
+    sessions: list[SessionView], now: datetime, width: int | None
+) -> tuple[list[display.Shown], list[dict[str, str]]]:
+    """The columns shown (as the dashboard's list plans them: `display.plan`) and the rows'
+    cells. `width` None: every column that applies, each as wide as its widest cell."""
+    cells = [row(v, now) for v in sessions]
+    formats = {v.framework for v in sessions}
+    natural: dict[str, int] = {}
+    for r in cells:
+        for key, text in r.items():
+            if text != BLANK:
+                natural[key] = max(natural.get(key, 0), cell_len(text))
+    specs = [s for s in display.STATUS_COLUMNS if display.applies(s, formats, natural)]
+    labels = {s.key: header(s) for s in specs}
+    if width is None:
+        widths = {s.key: max([cell_len(labels[s.key])] + [cell_len(r[s.key]) for r in cells])
+                  for s in specs}  # fmt: skip
+        return [display.Shown(s.key, labels[s.key], widths[s.key]) for s in specs], cells
+    keep = display.ambiguous(r["id"] for r in cells)
+    natural["id_core"] = max((cell_len(display.shown_id(r["id"], True, keep)) for r in cells),
+                             default=0)  # fmt: skip
+    # Columns are GAP apart, the last with none after it.
+    shown = display.plan(specs, natural, width + GAP, labels=labels, padding=GAP, fill=False)
+    return shown, cells
+
+
+def table(
+    sessions: list[SessionView], width: int | None = None, now: datetime | None = None
+) -> str:
+    """A plain table, fitted to `width` cells (None: nothing cut) as the dashboard's list
+    is: the same columns by the same names (in upper case), the same cells, the same plan of
+    which give way first when the width is short (`core.display`). STATUS is the state's
+    glyph (as on every screen: `core.states`) and the status; RND, REV (reviewers), FIND
+    (distinct findings), VERDICT and ROUND TIME are OCR's; FMT (when several formats are
+    shown), AGENTS and NEEDS the other formats'; ELAPSED is the whole session's time. When
+    the SESSION column is narrower than its widest id, every id loses its redundant prefix
+    (its day, which STARTED says), then its middle. Then one line per problem, led by the
+    problem glyph."""
+    now = now or datetime.now(UTC)
+    shown, cells = columns(sessions, now, width)
+    widest = max((cell_len(r["id"]) for r in cells), default=0)
+    keep = display.ambiguous(r["id"] for r in cells)
+    rows = [tuple(s.label for s in shown)]
+    for r in cells:
+        line = []
+        for s in shown:
+            text = r[s.key]
+            if s.key == "id":
+                drop = display.drops_prefix(widest, s.width)
+                text = display.shorten_id(text, s.width, drop=drop, keep=keep)
+            elif cell_len(text) > s.width:
+                text = CUTS.get(s.key, clip_end)(text, s.width)
+            line.append(text)
+        rows.append(tuple(line))
+    lines = align(rows, width)
+    for v in sessions:
+        for p in v.problems:
+            lines += wrap(f"{glyph('problem')} {safe_line(v.id)}: {safe_line(p)}", width)
+    return "\n".join(lines)
 
 
 def align(rows: list[tuple[str, ...]], width: int | None = None) -> list[str]:
-    """Rows of cells (already safe to print; the first one the header) as lines of
-    left-aligned columns, two spaces apart, fitted to `width` cells (see `fit_widths`):
-    every line at most `width` cells long. None: nothing cut."""
+    """Rows of cells (already safe to print and cut to their columns; the first one the
+    header) as lines of left-aligned columns, two spaces apart, each as wide as its widest
+    cell; every line at most `width` cells long (None: nothing cut)."""
     if not rows:
         return []
-    widths = fit_widths(rows, width)
-    cuts = [FITS[name].cut if name in FITS else clip_end for name in rows[0]]
+    widths = [max(cell_len(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for r in rows:
-        cells = []
-        for cell, w, cut in zip(r, widths, cuts, strict=True):
-            if w is None:
-                continue
-            text = cut(cell, w)
-            cells.append(text + " " * (w - cell_len(text)))
+        cells = [cell + " " * (w - cell_len(cell)) for cell, w in zip(r, widths, strict=True)]
         line = (" " * GAP).join(cells).rstrip()
         lines.append(line if width is None else clip_end(line, width))
     return lines
@@ -215,42 +222,6 @@ def wrap(text: str, width: int | None, indent: str = "  ") -> list[str]:
     return [lines[0], *(indent + ln for ln in lines[1:])]
 
 
-def table(sessions: list[SessionView], width: int | None = None) -> str:
-    """A plain table, fitted to `width` cells (None: nothing cut). Each column means one thing
-    in every format, or is "—": STATUS is the state's glyph (as on every screen: `core.states`)
-    and the status; ROUND, REV (reviewers), FIND (distinct findings) and VERDICT are the
-    current round's (OCR); when the project holds other formats, FORMAT leads and AGENTS (a
-    format's agents summary) and ALERT (its first alert) close, "—" for OCR sessions. Then one
-    line per problem, led by the problem glyph."""
-    mixed = any(v.framework != "ocr" for v in sessions)
-    head = ("SESSION", "STATUS", "WORKFLOW", "PHASE", "ROUND", "REV", "FIND", "VERDICT", "ELAPSED")
-    if mixed:
-        head = ("FORMAT", *head, "AGENTS", "ALERT")
-    rows = [head]
-    for v in sessions:
-        rnd, reviewers, findings = _round_bits(v)
-        cur = v.current
-        row = [
-            safe_line(v.id),
-            status_cell(v),
-            safe_line(v.workflow),
-            _phase(v),
-            rnd,
-            str(reviewers) if v.current_round else "—",
-            str(findings) if v.current_round else "—",
-            safe_line(cur.verdict) if cur and cur.verdict else "—",
-            _elapsed(v),
-        ]
-        if mixed:
-            row = [safe_line(v.framework), *row, safe_line(v.summary or "—"), _alert(v)]
-        rows.append(tuple(row))
-    lines = align(rows, width)
-    for v in sessions:
-        for p in v.problems:
-            lines += wrap(f"{glyph('problem')} {safe_line(v.id)}: {safe_line(p)}", width)
-    return "\n".join(lines)
-
-
 def _phase(v: SessionView) -> str:
     """The phase the session is in: its position among the workflow's phases, and its label.
     The position is the timeline's current phase (the code workflow's `phase_number` counts
@@ -271,20 +242,12 @@ def _position(v: SessionView) -> str | None:
     return f"{number or '?'}/{v.phase_total}"
 
 
-def _alert(v: SessionView) -> str:
-    if not v.alerts:
-        return "—"
-    more = f" (+{len(v.alerts) - 1} more)" if len(v.alerts) > 1 else ""
-    return safe_line(v.alerts[0]) + more
-
-
 # --- the one line --------------------------------------------------------------------------------
 
-DATED_ID = re.compile(r"\d{4}-\d{2}-\d{2}-(?=.)")
 NEVER = 99  # a part no level leaves out
 # The levels of `--oneline`, each leaving out more than the one before, until the line fits:
 KIND_REVIEW = 1  # the kind word when it is OCR's usual `review`
-DATE = 2  # an id's `YYYY-MM-DD-` prefix (what is left is the branch)
+DATE = 2  # an id's redundant prefix (`display.id_core`: what is left is the branch)
 REVIEWERS = 3  # the reviewer count
 SHORT_PHASE = 4  # the phase label cut to 16 cells (its position kept); other kinds' words
 VERDICT = 5  # the verdict, the agents summary, the first alert
@@ -293,37 +256,43 @@ FINDINGS = 7  # the findings count, the problem count
 LEVELS = 8
 
 
-def oneline(sessions: list[SessionView], width: int | None = ONELINE_WIDTH) -> str:
+def oneline(
+    sessions: list[SessionView], width: int | None = ONELINE_WIDTH, now: datetime | None = None
+) -> str:
     """The most relevant session (newest running, else newest) in one line of at most `width`
-    cells (None: no limit): its state glyph, id and phase, then its round, reviewers,
-    findings, verdict, elapsed time and problems. When the whole line is too long, details go
-    in a fixed order (see the levels above), then the id is cut in the middle, then the end."""
+    cells (None: no limit), in the list's words: its state glyph, id, format and flow, phase,
+    then its round (`R2`, `M1`), reviewers, findings, verdict (or what needs you), Elapsed
+    (the whole session's time) and problems. When the whole line is too long, details go in
+    a fixed order (see the levels above), then the id is cut in the middle, then the end."""
+    now = now or datetime.now(UTC)
     if not sessions:
         return "ocr: no sessions"
     running = [v for v in sessions if v.running]
     pick = max(running or sessions, key=lambda v: v.last_activity or "")
     line = ""
     for level in range(LEVELS):
-        line = _oneline(pick, level)
+        line = _oneline(pick, level, now)
         if width is None or cell_len(line) <= width:
             return line
     # Still too long: the id gives way (in the middle), then the line's end.
     sid = _id(pick, LEVELS - 1)
     short = elide_middle(sid, max(8, cell_len(sid) - (cell_len(line) - width)))
-    return clip_end(_oneline(pick, LEVELS - 1, short), width)
+    return clip_end(_oneline(pick, LEVELS - 1, now, short), width)
 
 
 def _id(v: SessionView, level: int) -> str:
     sid = safe_line(v.id)
-    return DATED_ID.sub("", sid, count=1) if level >= DATE else sid
+    return display.id_core(sid) if level >= DATE else sid
 
 
-def _oneline(v: SessionView, level: int, sid: str | None = None) -> str:
+def _oneline(v: SessionView, level: int, now: datetime, sid: str | None = None) -> str:
     rnd, reviewers, findings = _round_bits(v)
+    flow = display.flow_text(v)
     if v.framework == "ocr":
-        kind, kind_goes = safe_line(v.workflow), KIND_REVIEW if v.workflow == "review" else ROUND
-    else:
-        kind, kind_goes = f"{safe_line(v.framework)}:{safe_line(v.workflow)}", SHORT_PHASE
+        kind, kind_goes = flow, KIND_REVIEW if v.workflow == "review" else ROUND
+    else:  # the Fmt and Flow columns' words: `code fast`, `analysis`
+        kind = " ".join(x for x in (display.format_short(v.framework), flow) if x)
+        kind_goes = SHORT_PHASE
     head = [glyph(session_state(v)), _id(v, level) if sid is None else sid]
     if level < kind_goes:
         head.append(kind)
@@ -336,9 +305,9 @@ def _oneline(v: SessionView, level: int, sid: str | None = None) -> str:
     head.append(phase)
     parts: list[tuple[str, int]] = []  # (text, the level from which it is left out)
     if v.framework != "ocr":
-        parts += [(safe_line(x), VERDICT) for x in (v.summary, *v.alerts[:1]) if x]
-        if v.waiting:
-            parts.append(("waiting on you", NEVER))
+        parts += [(safe_line(v.summary), VERDICT)] if v.summary else []
+        needs = display.needs_text(v)  # `your approval` stays: it is what needs you
+        parts += [(needs, NEVER if v.waiting else VERDICT)] if needs else []
     elif v.workflow == "review" or v.rounds:
         parts.append((rnd, ROUND))
         parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
@@ -347,8 +316,8 @@ def _oneline(v: SessionView, level: int, sid: str | None = None) -> str:
         if cur and cur.verdict:
             parts.append((safe_line(cur.verdict), VERDICT))
     elif v.current_map_run:
-        parts.append((f"run {v.current_map_run}", ROUND))
-    parts.append((_elapsed(v) + (" stalled" if v.stalled else ""), NEVER))
+        parts.append((rnd, ROUND))
+    parts.append((display.elapsed_text(v, now) + (" stalled" if v.stalled else ""), NEVER))
     if v.problems:
         n = len(v.problems)
         parts.append((f"{n} problem{'s' if n != 1 else ''}", FINDINGS))

@@ -93,3 +93,23 @@ def human_relative(seconds: float | int | None) -> str:
 # How far ahead of our clock a recorded time may be before it is a problem ("in the future"):
 # agents often run on another machine or in a container whose clock is a little off.
 CLOCK_SKEW = timedelta(minutes=5)
+
+
+def zone_name(now: datetime | None = None) -> str:
+    """The local zone's abbreviation at `now` (`UTC`, `CET`, `+0530` where it has none)."""
+    local = (now or datetime.now(UTC)).astimezone()
+    return local.tzname() or local.strftime("%z")
+
+
+def local_clock(at: datetime, now: datetime, *, zone: bool = True) -> str:
+    """A point in time as a clock in the local zone: `HH:MM` today, `Mon DD HH:MM` this
+    year, `YYYY-MM-DD HH:MM` before; the zone named after it unless `zone` is False (a column
+    whose header names it)."""
+    local, today = at.astimezone(), now.astimezone()
+    if local.date() == today.date():
+        text = local.strftime("%H:%M")
+    elif local.year == today.year:
+        text = local.strftime("%b %d %H:%M")
+    else:
+        text = f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local:%H:%M}"
+    return f"{text} {zone_name(local)}" if zone else text

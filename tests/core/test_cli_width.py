@@ -17,6 +17,7 @@ from rich.cells import cell_len
 
 import ocr_tui.core.engine
 from ocr_tui.cli import main
+from ocr_tui.core.display import id_core
 from ocr_tui.core.states import glyph, session_state
 from ocr_tui.status_text import elide_middle, oneline, output_width, wrap
 
@@ -66,14 +67,17 @@ def status(capsys, *args: str) -> str:
     return out
 
 
+HEADER_CELL = re.compile(r"\S+(?: \S+)*")  # header names are 2+ spaces apart (`ROUND TIME`)
+
+
 def columns(out: str) -> list[str]:
-    return out.splitlines()[0].split()
+    return HEADER_CELL.findall(out.splitlines()[0])
 
 
 def rows(out: str) -> dict[str, dict[str, str]]:
     """The table's rows by the session's (shown) id: {column: cell}."""
     lines = [ln for ln in out.splitlines() if ln and not ln.startswith(("✗ ", "  "))]
-    cols = [(m.group(), m.start()) for m in re.finditer(r"\S+", lines[0])]
+    cols = [(m.group(), m.start()) for m in HEADER_CELL.finditer(lines[0])]
     ends = [start for _, start in cols[1:]] + [None]
     out_rows = {}
     for line in lines[1:]:
@@ -83,11 +87,15 @@ def rows(out: str) -> dict[str, dict[str, str]]:
 
 
 def shown_as(cell: str, sid: str) -> bool:
-    """`cell` is `sid`, or `sid` cut in the middle: a start of it, "…", and its end."""
-    if cell == sid:
-        return True
-    head, sep, tail = cell.partition("…")
-    return bool(sep) and sid.startswith(head) and sid.endswith(tail) and len(tail) >= 8
+    """`cell` is `sid`, or `sid` without its date (`display.id_core`), either cut in the
+    middle: a start of it, "…", and its end."""
+    for whole in (sid, id_core(sid)):
+        if cell == whole:
+            return True
+        head, sep, tail = cell.partition("…")
+        if sep and whole.startswith(head) and whole.endswith(tail) and len(tail) >= 8:
+            return True
+    return False
 
 
 # --- the table --------------------------------------------------------------------------------
@@ -106,16 +114,19 @@ def test_the_table_fits_the_width(tree, capsys, fixed_clock, width):
     assert columns(out)[:2] == ["SESSION", "STATUS"]  # never dropped
     if width >= 200:
         assert LONG in table and STALLED in table  # room for everything: nothing cut
-        assert columns(out) == ["SESSION", "STATUS", "WORKFLOW", "PHASE", "ROUND", "REV",
-                                "FIND", "VERDICT", "ELAPSED"]  # fmt: skip
+        assert columns(out) == ["SESSION", "STATUS", "FLOW", "PHASE", "RND", "REV", "FIND",
+                                "VERDICT", "ROUND TIME", "ELAPSED", "STARTED (UTC)",
+                                "ACTIVITY"]  # fmt: skip
     else:
         assert LONG not in table  # cut in the middle, its end kept
         long_cell = next(c for c in table if shown_as(c, LONG))
         assert long_cell.endswith("page-rework")
+        # every row alike: the date goes from each id, even those that would fit whole
+        assert set(table) >= {"fix", "broken-state"}, list(table)
     if width <= 80:
-        assert "WORKFLOW" not in columns(out) and "REV" not in columns(out)  # the least telling
+        assert "FLOW" not in columns(out) and "REV" not in columns(out)  # the least telling
     if width == 60:
-        assert columns(out) == ["SESSION", "STATUS", "PHASE", "VERDICT", "ELAPSED"]
+        assert columns(out) == ["SESSION", "STATUS", "PHASE"]
 
 
 def test_widths_in_between_always_fit(tree, capsys, fixed_clock):
@@ -143,7 +154,7 @@ def test_nothing_is_cut_through_a_pipe_without_columns(tree, capsys, fixed_clock
     """capsys' stdout is not a terminal: with no $COLUMNS, nothing is cut (`| less -S`)."""
     build(tree)
     out = status(capsys, str(tree.root))
-    assert LONG in rows(out) and "WORKFLOW" in columns(out)
+    assert LONG in rows(out) and "FLOW" in columns(out)
     assert max(cell_len(ln) for ln in out.splitlines()) > 80
 
 

@@ -220,7 +220,7 @@ def test_a_session_that_reviewed_then_mapped_times_each_workflow_apart(tree):
 
 
 def test_state_json_sessions_get_approximate_times_from_their_files(tree):
-    from .builders import final_md, reviewer_md
+    from .builders import reviewer_md
 
     s = tree.session(A)
     s.state(

@@ -208,7 +208,8 @@ def test_triage_times_lie_after_the_round_and_before_now(tmp_path: Path) -> None
 
 def test_real_tables_checks_and_schema_versions(tmp_path: Path) -> None:
     simulate(tmp_path, history=2)
-    assert [v for (v,) in query(tmp_path, "SELECT version FROM schema_version")] == [1, 2, 3, 4, 6, 7, 8, 9]
+    versions = [v for (v,) in query(tmp_path, "SELECT version FROM schema_version")]
+    assert versions == [1, 2, 3, 4, 6, 7, 8, 9]
     cols = {t: [r[1] for r in query(tmp_path, f"PRAGMA table_info({t})")] for t in TABLES}
     assert cols["review_rounds"][-3:] == ["source", "reviewer_count", "total_finding_count"]
     assert cols["review_findings"][-1] == "category"

@@ -273,11 +273,11 @@ def test_oneline_like_the_issue_example(tree, capsys, fixed_clock):
     code, out, err = run_cli(capsys, str(tree.root), "--oneline", "--max-width", "0")
     assert code == 0 and err == ""
     assert out == (
-        "● 2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 3 findings · 12m\n"
+        "● 2026-03-10-main review 4/8 Parallel Reviews · R2 · 4 reviewers · 3 findings · 2h 00m\n"
     )
     code, out, err = run_cli(capsys, str(tree.root), "--oneline")
     assert code == 0 and err == ""
-    assert out == "● main 4/8 Parallel Reviews · R2 · 3 findings · 12m\n"
+    assert out == "● main 4/8 Parallel Reviews · R2 · 3 findings · 2h 00m\n"
 
 
 def test_oneline_prefers_the_newest_running_session(tree, capsys, fixed_clock):
@@ -362,7 +362,7 @@ def test_table_lists_every_session_and_its_problems(tree, capsys, fixed_clock):
     _plant_evil(tree)
     _, out, _ = run_cli(capsys, str(tree.root))
     lines = out.splitlines()
-    assert lines[0].split()[:4] == ["SESSION", "STATUS", "WORKFLOW", "PHASE"]
+    assert lines[0].split()[:4] == ["SESSION", "STATUS", "FLOW", "PHASE"]
     assert any("2026-03-10-plain" in ln and "7/8 Final Synthesis" in ln for ln in lines)
     problem_lines = [ln for ln in lines if ln.startswith("✗ ")]  # core.states' problem glyph
     assert len(problem_lines) >= 3  # workflow_type, status, started_at, unknown phase
@@ -451,7 +451,7 @@ def _every_format(root: Path) -> None:
 def table_rows(out: str) -> list[dict[str, str]]:
     """The table's rows as {column: cell}, cut at the header's column starts."""
     lines = out.splitlines()
-    cols = [(m.group(), m.start()) for m in re.finditer(r"\S+", lines[0])]
+    cols = [(m.group(), m.start()) for m in re.finditer(r"\S+(?: \S+)*", lines[0])]
     ends = [start for _, start in cols[1:]] + [None]
     return [
         {name: line[start:end].strip() for (name, start), end in zip(cols, ends, strict=True)}
@@ -478,15 +478,18 @@ def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
         s = views[row["SESSION"]]
         where = f"{s['framework']} {s['id']}: {row}"
         cur = next((r for r in s["rounds"] if r["number"] == s["current_round"]), None)
-        if s["current_round"] is None:
-            assert (row["ROUND"], row["REV"], row["FIND"]) == ("—", "—", "—"), where
+        if s["workflow"] == "map" and s["current_map_run"]:  # its unit: the map run, as listed
+            assert row["RND"] == f"M{s['current_map_run']}", where
+        elif s["current_round"] is None:
+            assert (row["RND"], row["REV"], row["FIND"]) == ("—", "—", "—"), where
         else:
-            assert row["ROUND"] == f"R{s['current_round']}", where
+            assert row["RND"] == f"R{s['current_round']}", where
             assert row["REV"] == str(len(cur["reviewers"]) if cur else 0), where
             assert row["FIND"] == str(cur["findings"] if cur else 0), where  # distinct
         assert row["VERDICT"] == ((cur and cur["verdict"]) or "—"), where
         assert row["AGENTS"] == (s["summary"] or "—"), where
-        assert row["ALERT"].startswith(s["alerts"][0] if s["alerts"] else "—"), where
+        needs = "your approval" if s["waiting"] else s["alerts"][0] if s["alerts"] else "—"
+        assert row["NEEDS"] == needs, where  # as the list's Needs column
         current = [t["number"] for t in s["timeline"] if t["state"] == "current"]
         position = current[0] if current else s["phase_number"]
         label = s["phase_label"]

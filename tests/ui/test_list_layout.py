@@ -5,11 +5,14 @@ the search over titles, agents and verdicts, and the footer's keys."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
 from ocr_tui.cli import make_app
+from ocr_tui.core.display import id_core
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.list_cells import elide_id
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
@@ -61,14 +64,17 @@ async def test_columns_fit_the_width_and_the_id_keeps_its_end(home, size) -> Non
         assert table.virtual_size.width <= table.scrollable_content_region.width
         widths = {s.key: s.width for s in table.shown}
         assert widths["id"] >= 24
-        for sid in LONG_IDS:
+        # the column narrower than the widest id: every row without its prefix, alike
+        assert max(len(sid) for sid in app.sessions) > widths["id"]
+        for sid in app.sessions:
             line = row_line(app, sid)
-            assert sid[-6:] in line, (size, line)  # the end that tells sessions apart
-            assert elide_id(sid, widths["id"]) in line
-        if size == (200, 60):  # everything the formats have, the whole ids
+            assert id_core(sid)[-6:] in line, (size, line)  # the end that tells them apart
+            assert elide_id(sid, widths["id"], drop=True) in line
+            assert not re.search(r"^.{4}(\d{4}-\d\d-\d\d-|\d{6}-|session-|ses_)", line), line
+        if size == (200, 60):  # everything the formats have, the ids without their prefix
             assert set(shown) >= {"format", "flow", "round", "reviewers", "findings"}
             assert set(shown) >= {"verdict", "agents", "elapsed", "started"}
-            assert all(sid in row_line(app, sid) for sid in LONG_IDS)
+            assert all(id_core(sid) in row_line(app, sid) for sid in app.sessions)
         if size == (80, 24):  # the low-priority columns gave way, the rows have room
             assert "started" not in shown and "reviewers" not in shown
             assert table.size.height >= 10
@@ -76,6 +82,11 @@ async def test_columns_fit_the_width_and_the_id_keeps_its_end(home, size) -> Non
 
 def test_elide_id_drops_the_date_then_the_middle() -> None:
     assert elide_id("2026-11-23-feat-live-review", 40) == "2026-11-23-feat-live-review"
+    # the table's choice, for every row: without the prefix even where the id would fit
+    assert elide_id("2026-11-22-main", 40, drop=True) == "main"
+    assert elide_id("2026-11-22-main", 40, drop=True, keep={"2026-11-22-main"}) == (
+        "2026-11-22-main"  # ambiguous: another row's id is `…-main` too
+    )
     assert elide_id("2026-11-23-feat-live-review", 20) == "feat-live-review"
     assert elide_id("261123-api-rate-limiting", 17) == "api-rate-limiting"
     short = elide_id("2026-11-23-feat-live-review-with-cache", 20)

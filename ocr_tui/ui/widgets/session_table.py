@@ -21,6 +21,7 @@ from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, list_layout
 from ocr_tui.ui.list_cells import (
     Cell,
+    IdFit,
     IdText,
     PhaseText,
     clock_cells,
@@ -63,6 +64,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._backlog_due = False
         self._last_full_tick: datetime | None = None
         self._resort = True
+        self._ids = IdFit()  # shared by the id cells: every row shortened alike
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._restyle)
@@ -136,6 +138,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
                 cells = row_cells(view, now)
                 wider = self._measure(cells) or wider
                 self._put(view.id, cells)
+        if removed or added:
+            wider = self._fit_ids() or wider
         if wider:
             self._relayout()
         order = [v.id for v in views if v.id in self._views]
@@ -153,6 +157,22 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         if backlog and not self._backlog_due:
             self._backlog_due = True
             self.set_timer(0.01, self._add_backlog)
+
+    def _fit_ids(self) -> bool:
+        """The rows changed: the ids' widths and those that keep their prefix (whether that
+        changed: the columns are planned again, the id cells drawn again)."""
+        ids = [cells["id"][0][0] for cells in self._cells.values()]
+        if not self._ids.update(ids):
+            return False
+        self._natural["id_core"] = self._ids.core
+        self._clear_caches()
+        self.refresh()
+        return True
+
+    def _remeasure(self) -> bool:
+        changed = super()._remeasure()
+        self._natural["id_core"] = self._ids.core
+        return changed
 
     def _add_backlog(self) -> None:
         self._backlog_due = False
@@ -216,7 +236,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         text.no_wrap = True
         text.overflow = "ellipsis"
         if isinstance(text, IdText):
-            text.session_id = sid
+            text.session_id, text.fit = sid, self._ids
         elif isinstance(text, PhaseText):
             text.bar, text.bars = sum(len(part) for part, _ in cell[:3]), self._bars
         return text

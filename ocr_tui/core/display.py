@@ -1,0 +1,383 @@
+"""What the session list and `ocr-tui status` show of a session, in the same words: one pure
+function per value (no IO, no Textual), used by the dashboard's list (`ui.list_cells`,
+`ui.list_layout`) and the headless output (`status_text`, `cli`) alike.
+
+- the formats' short names (`analysis`, not `sci` in one place and `analysis` in another);
+- the columns: one table (`COLUMNS`) of their names, ranks and widths, and one plan (`plan`)
+  of which are shown and how wide, for a width;
+- the session's time (`session_seconds`: the whole session's, start to end or to now) beside
+  OCR's round time (`round_seconds`), `Flow`, `Rnd`, `Needs`, `Started`, `Activity`;
+- the id shortened to a column (`shorten_id`): first its redundant prefix goes (the date the
+  Started column shows, `session-`), in every row of the table alike, then its middle; never
+  its end, the part that tells sessions apart.
+
+Texts from disk come out of here through `safe_line`.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from ocr_tui.core.cells import clip_end, elide_middle
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, parse_ts
+from ocr_tui.core.view import SessionView
+
+# --- the formats -------------------------------------------------------------------------------
+
+# (short name: the list's Fmt column and `status`' FMT, the long one: titles and the detail).
+FORMATS: dict[str, tuple[str, str]] = {
+    "ocr": ("ocr", "Open Code Review"),
+    "code": ("code", "Code workflow"),
+    "analysis": ("analysis", "Scientific analysis"),
+    "idumb": ("idumb", "iDumb"),
+}
+FORMAT_ROOM = 8  # the widest short name; a plugin's own key is cut to it
+
+
+def format_short(framework: str) -> str:
+    """`ocr`, `code`, `analysis`, `idumb`; a plugin format's own key (made safe, cut)."""
+    if framework in FORMATS:
+        return FORMATS[framework][0]
+    return safe_line(framework)[:FORMAT_ROOM]
+
+
+def format_label(framework: str) -> str:
+    return FORMATS[framework][1] if framework in FORMATS else safe_line(framework)
+
+
+# --- times ---------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def ts(value: str | None) -> datetime | None:
+    """parse_ts, cached: the same few timestamps are re-read on every tick."""
+    return parse_ts(value)
+
+
+def round_seconds(view: SessionView, now: datetime) -> int | None:
+    """OCR's own elapsed time, the "Round time": from the current round's (or map run's)
+    start; ticking (to `now`) while it runs, else the derived duration."""
+    el = view.elapsed
+    if el.running and el.since:
+        since = ts(el.since)
+        if since is not None:
+            return max(0, int((now - since).total_seconds()))
+    return el.seconds
+
+
+def session_seconds(view: SessionView, now: datetime) -> int | None:
+    """The whole session's time, "Elapsed" in every format and command: start to now while
+    it runs, else to its end. OCR's own elapsed counts from the round's (or map run's) start;
+    its end is the same."""
+    el = view.elapsed
+    start, since = ts(view.started_at), ts(el.since)
+    if start is None or since is None or start >= since:
+        return round_seconds(view, now)
+    if el.running:
+        return max(0, int((now - start).total_seconds()))
+    if el.seconds is None:
+        return None
+    return max(0, int((since - start).total_seconds()) + el.seconds)
+
+
+def coarse_duration(seconds: int | None) -> str:
+    """`human_duration`, whole minutes once past the first one (a running row changes once a
+    minute): `45s`, `4m`, `12m`, `1h 05m`; "—" when not known."""
+    if seconds is not None and 60 <= seconds < 600:
+        return f"{seconds // 60}m"
+    return human_duration(seconds)
+
+
+def elapsed_text(view: SessionView, now: datetime) -> str:
+    """The Elapsed cell: the session's time."""
+    return coarse_duration(session_seconds(view, now))
+
+
+def round_time_text(view: SessionView, now: datetime) -> str:
+    """The Round time cell: OCR's round (or map run) time."""
+    return coarse_duration(round_seconds(view, now))
+
+
+def started_at(view: SessionView) -> str | None:
+    """When the session started: its own start time, else the start its elapsed time counts
+    from (never `—` where another screen shows a time)."""
+    return view.started_at or view.elapsed.since
+
+
+STARTED_ROOM = 12  # the Started column's widest cell
+
+
+def started_text(view: SessionView, now: datetime) -> str:
+    """The Started cell: the local clock time without the zone (the column header names
+    it): `14:02` today, `Mar 10 14:02` this year, the date alone (`2025-11-17`) before; "—"
+    when not known."""
+    at = ts(started_at(view))
+    if at is None:
+        return "—"
+    text = local_clock(at, now, zone=False)
+    return text.split()[0] if len(text) > STARTED_ROOM else text
+
+
+def activity_text(value: str | None, now: datetime) -> str:
+    """The Activity cell: how long ago (`12m ago`), without a seconds count: the text changes
+    at 10 s and then once a minute."""
+    at = ts(value)
+    if at is None:
+        return "—"
+    seconds = (now - at).total_seconds()
+    if 10 <= seconds < 60:
+        return "<1m ago"
+    return human_relative(seconds)
+
+
+# --- the other cells -----------------------------------------------------------------------------
+
+# A format's only workflow: said by the format column already, so not in the flow column.
+DEFAULT_FLOW = {"idumb": "session", "analysis": "analysis", "code": "code"}
+FLOW_ROOM = 12
+
+
+def flow_text(view: SessionView) -> str:
+    """The workflow where it says more than the format: OCR's review / map, the code
+    workflow's `fast`; "" for a format's only workflow (`code code` said nothing)."""
+    w, f = view.workflow, view.framework
+    for name in (f, format_short(f)):
+        if w == name:
+            return ""
+        if w.startswith(name + ":"):
+            return clip_end(safe_line(w[len(name) + 1 :]), FLOW_ROOM)
+    return "" if DEFAULT_FLOW.get(f) == w else clip_end(safe_line(w), FLOW_ROOM)
+
+
+def round_text(view: SessionView) -> str:
+    """`R2` (review round 2) or `M1` (map run 1): the unit an OCR session is in; "" when none
+    (or another format)."""
+    if view.framework != "ocr":
+        return ""
+    if view.workflow == "map" and view.current_map_run:
+        return f"M{view.current_map_run}"
+    return f"R{view.current_round}" if view.current_round else ""
+
+
+def needs_text(view: SessionView) -> str:
+    """What needs attention: a gate waiting on you, else the first alert; "" when nothing."""
+    if view.waiting:
+        return "your approval"
+    return safe_line(view.alerts[0]) if view.alerts else ""
+
+
+# --- the session id ------------------------------------------------------------------------------
+
+# What an id may start with that another column says, or that says nothing: the day
+# (`2026-11-23-`, OCR; `261123-`, the code workflow), which the Started column shows, and
+# the words every id of a format starts with: scientific analysis' `session-` (its date,
+# which differs between sessions, stays) and iDumb's `ses_`.
+_REDUNDANT = re.compile(r"^(?:\d{4}-\d{2}-\d{2}[-_]|\d{6}[-_]|session-|ses_)(?=.)")
+ID_HEAD = 8  # cells at most kept of an id's start when its middle goes
+
+
+def id_core(sid: str) -> str:
+    """`sid` without its redundant prefix (never empty): `2026-11-23-feat-x` → `feat-x`,
+    `261123-csv-export` → `csv-export`, `session-20261123-220146-10156` →
+    `20261123-220146-10156`, `ses_u8jzPde0` → `u8jzPde0`."""
+    return _REDUNDANT.sub("", sid, count=1)
+
+
+def ambiguous(ids: Iterable[str]) -> frozenset[str]:
+    """The ids whose core another id shares (`2026-11-22-main`, `2026-11-23-main`): these
+    keep their prefix, so no two rows read the same. A unique one, however short (`main`),
+    loses it: the Started column says its day."""
+    ids = list(ids)
+    counts = Counter(id_core(s) for s in ids)
+    return frozenset(s for s in ids if counts[id_core(s)] > 1)
+
+
+def shown_id(sid: str, drop: bool, keep: Collection[str] = ()) -> str:
+    """The id as a table shows it before it is cut: without its redundant prefix when `drop`
+    (unless it is one of `keep`, see `ambiguous`)."""
+    return id_core(sid) if drop and sid not in keep else sid
+
+
+def shorten_id(sid: str, width: int, *, drop: bool, keep: Collection[str] = ()) -> str:
+    """The id in `width` cells, as every table shows it: `drop` (the table's column is
+    narrower than its widest id: the same for every row) takes its redundant prefix off;
+    what is still too long loses its middle, keeping the end (`feat-li…ld-cache`)."""
+    return elide_middle(shown_id(sid, drop, keep), width, head_max=ID_HEAD)
+
+
+def drops_prefix(widest: int, width: int) -> bool:
+    """Whether a table whose widest id is `widest` cells drops the ids' prefixes in a column
+    `width` cells wide: as soon as one id does not fit, for every row."""
+    return widest > width
+
+
+# --- the columns ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Spec:
+    key: str
+    header: str  # the list's; `status` says it in upper case
+    rank: int  # the higher, the sooner it gives way when space is short (0: never)
+    cap: int  # the widest it gets from its cells
+    scope: str = "all"  # all | multi | ocr | other | ocr-only | content (some cell says so)
+    grow: int = 0  # flexible: the narrowest it gets (0: as wide as its widest cell)
+    tip: str = ""  # what it holds, for the help and tests' sake
+
+
+TEXT_CAP = 60  # no cell text from disk is longer (the column clips it further)
+
+COLUMNS: tuple[Spec, ...] = (
+    Spec("state", "", 0, 1, tip="the session's state glyph"),
+    Spec("id", "Session", 0, 80, grow=14, tip="the session's id"),
+    Spec("status", "Status", 0, 24, grow=8, tip="the state's glyph and words (status)"),
+    Spec("format", "Fmt", 5, FORMAT_ROOM, "multi", tip="the session's format"),
+    Spec("flow", "Flow", 12, 6, "content", tip="the workflow: review / map, fast"),
+    Spec("phase", "Phase", 1, 40, grow=20, tip="the place among the phases and its name"),
+    Spec("round", "Rnd", 7, 4, "ocr", tip="R2: review round 2; M1: map run 1"),
+    Spec("reviewers", "Rev", 11, 3, "ocr", tip="the round's reviewers"),
+    Spec("findings", "Find", 6, 4, "ocr", tip="the round's distinct findings"),
+    Spec("verdict", "Verdict", 4, 16, "ocr", grow=8, tip="the round's verdict"),
+    Spec("agents", "Agents", 10, 40, "other", grow=10, tip="the agents of the phase"),
+    Spec("needs", "Needs", 3, TEXT_CAP, "other", grow=13, tip="what needs attention"),
+    Spec("round_time", "Round time", 9, 10, "ocr-only", tip="the round's (or map run's) time"),
+    Spec("elapsed", "Elapsed", 8, 8, tip="the session's time: to now while it runs"),
+    Spec("started", "Started", 13, 16, tip="when the session started (local time)"),
+    Spec("activity", "Activity", 2, 8, tip="the last activity"),
+)
+BY_KEY = {s.key: s for s in COLUMNS}
+LIST_COLUMNS = tuple(s for s in COLUMNS if s.key != "status")  # the glyph says the state
+STATUS_COLUMNS = tuple(s for s in COLUMNS if s.key != "state")  # STATUS leads with the glyph
+
+# Flexible columns get up to their widest cell (or a first step) in this order; the id gets
+# the rest: a readable id first, then the phase, the status and the verdict whole, a first
+# step of what needs you and of the agents, then the whole id (once its prefix went: see
+# `plan`), then what needs you and the agents whole.
+ID_STEP = 24
+MAX_AIR = 2  # cells added to each column when every one has its widest cell
+GROW_ORDER: tuple[tuple[str, int | None], ...] = (
+    ("id", ID_STEP),
+    ("phase", None),
+    ("status", None),
+    ("verdict", None),
+    ("needs", 30),
+    ("agents", 24),
+    ("id", None),
+    ("needs", None),
+    ("agents", None),
+)
+
+
+@dataclass(frozen=True)
+class Shown:
+    key: str
+    label: str
+    width: int
+
+
+def applies(spec: Spec, formats: Collection[str], natural: Mapping[str, int]) -> bool:
+    """Whether a table of sessions of `formats` has this column (`natural`: each column's
+    widest non-blank cell, 0 when every cell is blank)."""
+    if spec.scope == "multi":
+        return len(formats) > 1
+    if spec.scope == "ocr":
+        return "ocr" in formats
+    if spec.scope == "other":
+        return any(f != "ocr" for f in formats)
+    if spec.scope == "ocr-only":
+        return set(formats) == {"ocr"}
+    if spec.scope == "content":
+        return natural.get(spec.key, 0) > 0
+    return True
+
+
+def plan(
+    specs: Iterable[Spec],
+    natural: Mapping[str, int],
+    available: int,
+    *,
+    labels: Mapping[str, str],
+    sorted_key: str | None = None,
+    padding: int = 2,
+    fixed: Collection[str] = (),
+    fill: bool = True,
+) -> list[Shown]:
+    """The columns shown, in order, with their widths (without `padding`, the cells each
+    column adds), fitting `available` cells when the unmovable ones do. `specs`: the columns
+    that apply; `natural`: each one's widest non-blank cell, with `id_core` the widest id
+    as shown once the prefixes go (see `shown_id`); `fixed`: columns as wide as their cap
+    whatever their cells (a ticking time); `fill`: the room left goes to air between the
+    columns and the id (a screen's table) or nowhere (a printed one).
+
+    When the id column is narrower than its widest id, every row's id loses its prefix: the
+    plan is made again with the ids so shortened, and the room they leave goes to the
+    other columns."""
+    specs = list(specs)
+    args = (specs, available, labels, sorted_key, padding, fixed, fill)
+    shown = _plan(natural, *args)
+    whole, core = natural.get("id", 0), natural.get("id_core")
+    width = next((s.width for s in shown if s.key == "id"), None)
+    if width is None or core is None or core >= whole or width >= whole:
+        return shown
+    return _plan({**natural, "id": core}, *args)
+
+
+def _plan(
+    natural: Mapping[str, int],
+    specs: list[Spec],
+    available: int,
+    labels: Mapping[str, str],
+    sorted_key: str | None,
+    padding: int,
+    fixed: Collection[str],
+    fill: bool,
+) -> list[Shown]:
+    specs = list(specs)
+    widths: dict[str, int] = {}
+    for s in specs:
+        head = len(labels[s.key])
+        if s.key in fixed:
+            widths[s.key] = max(head, s.cap)
+        elif s.grow:
+            widths[s.key] = max(head, min(s.grow, natural.get(s.key) or s.grow))
+        else:
+            widths[s.key] = max(head, min(s.cap, natural.get(s.key, 0)))
+
+    def rank(s: Spec) -> int:
+        return 0 if s.key == sorted_key else s.rank
+
+    def total() -> int:
+        return sum(widths[s.key] + padding for s in specs)
+
+    # Columns give way to a readable id (ID_STEP cells, or its widest) before it narrows,
+    # but the phase (rank 1) only to the narrowest id.
+    id_now = widths.get("id", 0)
+    readable = max(id_now, min(ID_STEP, natural.get("id", 0))) if "id" in widths else 0
+    for keep, extra in ((1, readable - id_now), (0, 0)):
+        while total() + extra > available:
+            droppable = [s for s in specs if rank(s) > keep]
+            if not droppable:
+                break
+            specs.remove(max(droppable, key=lambda s: (rank(s), specs.index(s))))
+    spare = max(0, available - total())
+    kept = {s.key for s in specs}
+    for key, step in GROW_ORDER:
+        if key in kept and spare:
+            want = min(BY_KEY[key].cap, natural.get(key, 0), step or 999) - widths[key]
+            more = max(0, min(spare, want))
+            widths[key] += more
+            spare -= more
+    if fill:  # what is left: a little air between the columns, the rest after the id
+        air = min(MAX_AIR, spare // max(1, len(specs) - 1))
+        for s in specs[1:]:
+            widths[s.key] += air
+            spare -= air
+        if "id" in kept:
+            widths["id"] += spare
+    return [Shown(s.key, labels[s.key], widths[s.key]) for s in specs]
