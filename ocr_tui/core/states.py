@@ -45,3 +45,22 @@ def session_state(view: SessionView) -> str:
 
 def glyph(state: str) -> str:
     return STATES[state][0]
+
+
+# -- marks: one glyph per meaning, in every screen ---------------------------------------------
+
+# A phase's mark in a timeline, and a round's or map run's beside it: `current` marks the
+# session's current phase, round and map run alike (one glyph for "current"); `pending` is
+# "still to come" and nothing else (a count of zero is written `0`, never `·`). `stopped` and
+# `unreached`: the phase a session closed early was in, and those it never reached.
+PHASE_MARKS: dict[str, str] = {
+    "done": "✓",
+    "current": "▶",
+    "pending": "·",
+    "skipped": "⤼",
+    "stopped": "■",
+    "unreached": "–",
+}
+CURRENT = PHASE_MARKS["current"]  # the current phase, round or map run
+TO_COME = PHASE_MARKS["pending"]  # a phase (or round) still to come
+UNKNOWN = "—"  # not known (yet)

@@ -7,7 +7,9 @@ verdict, and a bar of the reviewers' findings by severity, scaled to the largest
 its counts beside it. Above it, the blocker trend: `R1 3 blockers → R2 1 (2 resolved, 0 new)`;
 below it, in the pane's border, the key to its markers (all of them: `fmt.MARKERS`, on `?`).
 Keys: Enter opens the row under the cursor (a round, a map-run document or a session
-document), Tab / Shift+Tab move between the tables, `c` opens the current round.
+document), Tab / Shift+Tab move between the tables, `c` opens the current round and `F` the
+latest round's findings: both only where the session has a review round (a map session, or
+another format's, has none: the keys are hidden, and pressed anyway say why).
 
 Layout: the problems first, in plain words, above everything else. From WIDE_AT columns the
 phases and documents are a column beside the rest, as wide as the phases need; below that, the
@@ -18,7 +20,7 @@ Every time is `fmt.when`'s: local, the zone named, how long ago where there is r
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 
 from rich.style import Style
 from rich.text import Text
@@ -30,6 +32,7 @@ from textual.content import Content
 from textual.widgets import DataTable, Footer, Static
 
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.states import CURRENT
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import PhaseStep, Round, SessionView
@@ -61,7 +64,7 @@ DOC_COLUMNS = [("name", "Document")]
 BAR_WIDTH = 10
 # Severity -> theme variable of its part of the bar (and of its count beside the bar).
 BAR_PARTS = (("critical", "error"), ("high", "error"), ("medium", "warning"), ("low", "primary"))
-ROUNDS_KEY = "• current · +new −resolved =unchanged · ? all markers"
+ROUNDS_KEY = f"{CURRENT} current · +new −resolved =unchanged · ? all markers"
 WIDE_AT = 120  # from this many columns the phases are a column of their own
 
 # A theme colour as a rich Style (`style.theme_style` bound to the screen).
@@ -84,6 +87,7 @@ class SessionScreen(DrilldownScreen):
         self._last_timeline: Content | None = None
         self._left_width = 0  # what the phases and documents need, wide (see `left_width`)
         self._applied_left: int | str | None = None
+        self._has_rounds: bool | None = None  # what `c` / `F` were last checked against
 
     @classmethod
     def for_target(cls, target: SessionTarget) -> SessionScreen:
@@ -127,7 +131,9 @@ class SessionScreen(DrilldownScreen):
                     trend = Static(id="rounds-trend")
                     trend.styles.padding = (0, 1)  # in line with the table's first column
                     yield trend
-                    rounds = FitTable(ROUND_COLUMNS, flex=("verdict", "bar"), id="rounds")
+                    rounds = FitTable(
+                        ROUND_COLUMNS, flex=("verdict", "bar"), wrap=("bar",), id="rounds"
+                    )
                     # The cells' colours (the severity bar, the verdict) stay on the cursor
                     # row: the cursor gives the row its background only.
                     rounds.cursor_foreground_priority = "renderable"
@@ -139,10 +145,18 @@ class SessionScreen(DrilldownScreen):
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("current_round", "latest_findings"):
+        if action == "current_round":
             view = self.view
-            return view is None or view.framework == "ocr"  # only OCR has rounds
+            return view is not None and view.current is not None
+        if action == "latest_findings":
+            view = self.view
+            return view is not None and bool(view.rounds)
         return super().check_action(action, parameters)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action in ("current_round", "latest_findings"):
+            return no_round_reason(self.view)
+        return super().explain_disabled(action, parameters)
 
     def after_mount(self) -> None:
         self._arrange()
@@ -197,7 +211,9 @@ class SessionScreen(DrilldownScreen):
         self._render_meta(view, now)
         self._render_timeline(view, now)
         panes = self.query_one(FormatPanes)
-        if panes.display != (view.framework != "ocr"):
+        has_rounds = (view.current is not None, bool(view.rounds))
+        if has_rounds != self._has_rounds:  # `c` and `F` follow the rounds there are
+            self._has_rounds = has_rounds
             self.refresh_bindings()
         panes.display = view.framework != "ocr"
         if panes.display:
@@ -205,7 +221,7 @@ class SessionScreen(DrilldownScreen):
         self._render_rounds(view)
         self._render_runs(view)
         self._render_docs(view)
-        left = left_width(view)
+        left = left_width(view, now)
         if left != self._left_width:
             self._left_width = left
             self._arrange()
@@ -286,7 +302,7 @@ class SessionScreen(DrilldownScreen):
     def action_current_round(self) -> None:
         view = self.view
         if view is None or view.current is None:
-            self.notify("This session has no review round yet.", severity="warning", markup=False)
+            self.notify(no_round_reason(view), severity="warning", markup=False)
             return
         current = view.current
         self.post_message(Open(RoundTarget(self.session_id, current.number, current.path)))
@@ -294,10 +310,22 @@ class SessionScreen(DrilldownScreen):
     def action_latest_findings(self) -> None:
         view = self.view
         if view is None or not view.rounds:
-            self.notify("This session has no review round yet.", severity="warning", markup=False)
+            self.notify(no_round_reason(view), severity="warning", markup=False)
             return
         latest = view.rounds[-1]
         self.post_message(Open(FindingsTarget(self.session_id, latest.number, latest.path)))
+
+
+def no_round_reason(view: SessionView | None) -> str:
+    """Why `c` (current round) and `F` (findings) do nothing on this session."""
+    if view is None:
+        return "This session is not read yet: it has no review round to open."
+    if view.framework != "ocr":
+        label = fmt.framework_label(view.framework)
+        return f"{label} sessions have no review rounds: c and F have nothing to open."
+    if view.workflow == "map":
+        return "This map session has no review round: c and F have nothing to open."
+    return "This session has no review round yet: c and F have nothing to open."
 
 
 SEP = (" · ", "$foreground-muted")
@@ -312,8 +340,7 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
     parts: list = [(fmt.words(view.workflow), "bold"), SEP, (status, status_style)]
     if view.stalled and view.status != "closed":
         parts += [SEP, (f"stalled: {fmt.stall_text(view, now, stall_limit)}", "$text-warning")]
-    fraction, label = fmt.phase_parts(view)  # `4/8`; none when the total is not known
-    parts += [SEP, f"phase {fraction} " if fraction else "phase ", (safe_line(label), "$accent")]
+    parts += [SEP, *phase_progress(view)]
     seconds = fmt.elapsed_seconds(view, now)
     shown = fmt.ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
     parts += [SEP, "elapsed ", (shown, "bold")]
@@ -324,14 +351,44 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
     return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
 
 
-DURATION_ROOM = 8  # the timeline's durations: `1h 05m`, `9m 05s`, `skipped`
+def phase_progress(view: SessionView) -> list:
+    """`phase ▰▰▰▱▱▱▱▱ 3/8 Subsection Planning`: the place among the phases as the list shows
+    it, the same for every format (the bar only where the number of phases is known)."""
+    fraction, label = fmt.phase_parts(view)  # `4/8`; none when the total is not known
+    parts: list = ["phase "]
+    if fraction:
+        done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
+        parts += [(done, "$text-accent"), (todo, "$text-muted"), f" {fraction} "]
+    return [*parts, (safe_line(label), "$accent")]
 
 
-def left_width(view: SessionView) -> int:
-    """What the left column needs: the timeline (mark, the longest label, a duration) and the
-    longest document name, with the panes' borders and padding."""
+TICKING_ROOM = 7  # a running phase's duration as it grows: `59m 59s`
+
+
+def duration_room(view: SessionView, now: datetime | None = None) -> int:
+    """The timeline's duration column: its longest duration (`skipped` for a skipped phase),
+    room for `59m 59s` beside a phase that runs (only its duration depends on `now`)."""
+    now = now or datetime.now(UTC)
+    room = 0
+    for i, step in enumerate(view.timeline):
+        seconds = step_seconds(view.timeline, i, now, view.running)
+        if step.state == "skipped":
+            took = "skipped"
+        else:
+            took = human_duration(seconds) if seconds is not None else ""
+        if step.state == "current" and view.running:
+            room = max(room, TICKING_ROOM)
+        room = max(room, len(took))
+    return room
+
+
+def left_width(view: SessionView, now: datetime | None = None) -> int:
+    """What the left column needs: the timeline (mark, the longest label, the longest
+    duration: `duration_room`) and the longest document name, with the panes' borders and
+    padding."""
     label = max((len(safe_line(f"{s.number} {s.label}")) for s in view.timeline), default=0)
-    timeline = 2 + label + 2 + DURATION_ROOM if view.timeline else 0
+    room = duration_room(view, now)
+    timeline = 2 + label + (2 + room if room else 0) if view.timeline else 0
     docs = max((len(safe_line(d)) for d in view.documents), default=0) + 2
     return max(timeline, docs) + 4
 
@@ -433,7 +490,7 @@ def round_cells(view: SessionView, rnd: Round, most: int, style: ThemeStyle) -> 
     current = view.current is not None and rnd.path == view.current.path
     twin = fmt.twin_name(view.rounds, rnd)
     label = Text(
-        f"{rnd.number}{f' ({twin})' if twin else ''}{' •' if current else ''}",
+        f"{rnd.number}{f' ({twin})' if twin else ''}{f' {CURRENT}' if current else ''}",
         style="bold" if current else "",
     )
     findings = Text(str(rnd.findings))

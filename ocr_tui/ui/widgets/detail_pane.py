@@ -10,6 +10,7 @@ when its content changed: the 1 s tick repaints the clock, the rest at most once
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from datetime import datetime
 
@@ -21,11 +22,13 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.clock import Clock
+from ocr_tui.ui.widgets.format_panes import unsaid_badges
 
 TITLE = "bold $text-accent"
 TONE_STYLE = fmt.TONES
@@ -102,7 +105,8 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
 
 def unit_state(complete: bool, current: bool, view: SessionView) -> tuple[str, str, str]:
     """A round's (or map run's) (mark, mark style, state words), in `fmt.ROUND_STATES`'
-    words: done ✓, in progress (▶ the session's current one, else ·), stopped ■."""
+    words: done ✓, in progress (▶ the session's current one, else ·: to come), stopped ■:
+    the marks of the phases (`core.states.PHASE_MARKS`), one glyph per meaning."""
     state = fmt.round_state(complete, view)
     if state == "done":
         key = "done"
@@ -110,7 +114,7 @@ def unit_state(complete: bool, current: bool, view: SessionView) -> tuple[str, s
         key = "stopped"
     else:
         key = "current" if current else "pending"
-    mark = "·" if key == "pending" else fmt.PHASE_MARKS[key]
+    mark = {"pending": TO_COME, "current": CURRENT}.get(key) or fmt.PHASE_MARKS[key]
     return mark, MARK_STYLE[key], fmt.ROUND_STATES[state]
 
 
@@ -184,8 +188,9 @@ def reviewers_content(view: SessionView) -> list[Content]:
 
 
 def _severity_cells(values: list[int]) -> list[tuple[str, str]]:
+    """A count per severity; a zero is `0`, muted (`·` means "to come", never zero)."""
     return [
-        (f"{v:>5}", SEVERITY_STYLE[k] if v else MUTED) if v else (f"{'·':>5}", MUTED)
+        (f"{v:>5}", SEVERITY_STYLE[k] if v else MUTED)
         for k, v in zip(fmt.SEVERITY_KEYS, values, strict=True)
     ]
 
@@ -256,11 +261,14 @@ def details_content(view: SessionView, now: datetime, width: int = 80) -> Conten
         room = max(len(t) for t in times) + 2 if any(times) else 0
         for step, at in zip(steps, times, strict=True):
             took = f" {fmt.duration(step.seconds)}" if step.seconds is not None else ""
+            state = f" {fmt.words(step.state)}" if step.state else ""
+            # the label takes what the rest leaves, ending in `…` when it must (never the state)
+            label = fmt.clip_cells(fmt.safe(step.label), max(8, width - room - len(state + took)))
             rows.append(
                 Content.assemble(
                     (at.ljust(room), MUTED),
-                    fmt.safe(step.label, 28),
-                    (f" {fmt.words(step.state)[:12]}", fmt.state_tone_style(step.state)),
+                    label,
+                    (state, fmt.state_tone_style(step.state)),
                     (took, MUTED),
                 )
             )
@@ -321,43 +329,85 @@ def state_words(view: SessionView, state: str, now: datetime, stall_limit: float
     return STATE_WORDS[state]
 
 
-def info_content(view: SessionView, now: datetime, stall_limit: float | None = None) -> Content:
+def status_words(view: SessionView, state: str, now: datetime, stall_limit: float | None) -> str:
+    """The status file's word and what the state means, each said once: `active · running`,
+    `closed` (not `closed · closed`)."""
+    raw, meaning = fmt.words(view.status), state_words(view, state, now, stall_limit)
+    if not raw or raw.lower() == meaning.lower() or meaning.lower().startswith(raw.lower()):
+        return meaning
+    return f"{raw} · {meaning}"
+
+
+BAR_MARKS = {"▰": "$text-accent", "▱": MUTED}  # fmt.phase_bar's, as the list colours them
+
+
+def info_content(
+    view: SessionView, now: datetime, stall_limit: float | None = None, width: int | None = None
+) -> Content:
+    """The session's id, then its facts as labelled lines (`fmt.labelled_lines`: labels as
+    wide as the longest, values wrapped at words under themselves in `width` cells; None: one
+    line each): branch or format and title, the workflow, the place among the phases (the
+    phase bar and `3/8`, as the list and the session screen show them), the status, the
+    start, the source; then the problems."""
     state = fmt.session_state(view)
-    rows = [Content.styled(fmt.safe(view.id), "bold")]
+    fields: list[tuple[str, str]] = []
     if view.framework == "ocr":
-        rows.append(_field("branch", fmt.safe(view.branch) if view.branch else "—"))
+        fields.append(("branch", fmt.safe(view.branch) if view.branch else "—"))
     else:
-        rows.append(_field("format", fmt.framework_label(view.framework)))
+        fields.append(("format", fmt.framework_label(view.framework)))
         if view.title:
-            rows.append(_field("title", fmt.safe(view.title, 60)))
-    badges = " · ".join(fmt.safe(b, 20) for b in view.badges)
+            fields.append(("title", fmt.safe(view.title)))
+    badges = " · ".join(fmt.safe(b) for b in unsaid_badges(view))  # each fact once
     # The place among the phases; the phase's name too when no timeline shows it (iDumb).
-    phase = fmt.phase_text(view, label=not view.timeline)
-    rows += [
-        _field(
-            "workflow",
-            fmt.safe(view.workflow)
-            + (f" · phase {fmt.safe(phase)}" if phase else "")
-            + (f" · {badges}" if badges else ""),
-        ),
-        _field(
-            "status",
-            Content.assemble(
-                (fmt.glyph(state) + " ", STATE_STYLE[state]),
-                f"{fmt.words(view.status)} · {state_words(view, state, now, stall_limit)}",
-            ),
-        ),
+    fraction, label = fmt.phase_parts(view)
+    phase = ""
+    if fraction:
+        done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
+        phase = f"{done}{todo} {fraction}"
+    if not view.timeline and label:
+        phase = f"{phase} {fmt.safe(label)}".strip()
+    fields.append(("workflow", fmt.safe(view.workflow) + (f" · {badges}" if badges else "")))
+    if phase:  # a line of its own: the bar and the fraction are not split at the pane's edge
+        fields.append(("phase", phase))
+    fields += [
+        ("status", f"{fmt.glyph(state)} {status_words(view, state, now, stall_limit)}"),
         # the clock time: the relative one would freeze (this part is not ticked every second)
-        _field("started", fmt.when(fmt.started_at(view), now, "clock") or "—"),
-        _field("source", fmt.safe(view.source)),
+        ("started", fmt.when(fmt.started_at(view), now, "clock") or "—"),
+        ("source", fmt.safe(view.source)),
     ]
+    rows = [Content.styled(fmt.safe(view.id), "bold")]
+    status_at = [label for label, _ in fields].index("status")
+    if width is None:
+        lw = fmt.label_width([label for label, _ in fields])
+        laid = [(i, f"{label:<{lw + 1}}", value) for i, (label, value) in enumerate(fields)]
+    else:
+        laid = fmt.labelled_lines(fields, width)
+    first_of = set()
+    for i, cell, line in laid:
+        parts: list[tuple[str, str] | str] = [(cell, MUTED)]
+        if i == status_at and i not in first_of and line[:1] == fmt.glyph(state):
+            parts += [(line[:1], STATE_STYLE[state]), line[1:]]
+        else:
+            parts += _runs(line)
+        first_of.add(i)
+        rows.append(Content.assemble(*parts))
     if view.problems:
         rows.append(Content.styled("Problems", "bold $text-error"))
         rows.extend(
-            Content.assemble(("✗ ", "$text-error"), fmt.times_in(fmt.safe(p), now, "clock"))
+            Content.assemble(
+                (f"{fmt.glyph('problem')} ", "$text-error"), fmt.times_in(fmt.safe(p), now, "clock")
+            )
             for p in view.problems
         )
     return _lines(rows)
+
+
+def _runs(line: str) -> list[tuple[str, str]]:
+    """`line` as (text, style) runs: the phase bar's marks coloured as the list colours them."""
+    return [
+        ("".join(chars), style)
+        for style, chars in itertools.groupby(line, key=lambda ch: BAR_MARKS.get(ch, ""))
+    ]
 
 
 def clock_content(view: SessionView, now: datetime, width: int = 36) -> Content:

@@ -5,11 +5,13 @@ table whose rows open their first document (`documents` maps row keys to them).
 Two widgets the session and round screens share live here too: `LabelledRows` (labels as wide
 as the longest, values wrapped at words under themselves, laid out for the width the widget
 has) and `FitTable` (a DrillTable that is never wider than its pane: its flexible columns end
-in `…` instead of a horizontal scrollbar, and take back their width when there is room).
+in `…` instead of a horizontal scrollbar, and take back their width when there is room; its
+`wrap` columns wrap at words instead, their rows as tall as the text needs).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -131,7 +133,9 @@ class FitTable(DrillTable):
     """A DrillTable whose `flex` columns share what the other columns leave of the table's
     width: a flexible cell longer than its column ends in `…` (no horizontal scrollbar); with
     room, each is as wide as its widest cell; short of room, they share it fairly (each keeps
-    `min_flex`). Cells must be `Text` (as in every DrillTable)."""
+    `min_flex`). A flexible column in `wrap` wraps at words instead (a word longer than the
+    column ends in `…`) and its rows are as tall as that needs: nothing is cut while the
+    table has room below. Cells must be `Text` (as in every DrillTable)."""
 
     DEFAULT_CSS = """
     FitTable {
@@ -144,6 +148,7 @@ class FitTable(DrillTable):
         columns: Sequence[tuple[str, str]],
         *,
         flex: Sequence[str],
+        wrap: Sequence[str] = (),
         min_flex: int = 6,
         id: str | None = None,
         classes: str | None = None,
@@ -151,19 +156,21 @@ class FitTable(DrillTable):
     ) -> None:
         super().__init__(columns, id=id, classes=classes, show_header=show_header)
         self._flex = tuple(flex)
+        self._wrap = tuple(k for k in wrap if k in self._flex)
         self._min_flex = min_flex
         self._natural: dict[str, int] = {}
 
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         index = {key: i for i, (key, _) in enumerate(self._column_spec)}
         flex = {index[k] for k in self._flex if k in index}
+        wrap = {index[k] for k in self._wrap if k in index}
         shown = []
         for key, cells in rows:
             cells = list(cells)
             for i in flex:
                 if i < len(cells) and isinstance(cells[i], Text):
                     cell = cells[i].copy()
-                    cell.no_wrap, cell.overflow = True, "ellipsis"
+                    cell.no_wrap, cell.overflow = i not in wrap, "ellipsis"
                     cells[i] = cell
             shown.append((key, cells))
         show_header = self.show_header
@@ -205,11 +212,36 @@ class FitTable(DrillTable):
             if column.auto_width or column.width != w:
                 column.auto_width, column.width = False, w
                 changed = True
+        if self._fit_heights():
+            changed = True
         if changed:
             self._require_update_dimensions = True
             self._clear_caches()
             self._update_count += 1
             self.refresh(layout=True)
+
+    def _fit_heights(self) -> bool:
+        """Each row as tall as its `wrap` cells need at their columns' widths; True when a
+        row's height changed."""
+        if not self._wrap:
+            return False
+        index = {key: i for i, (key, _) in enumerate(self._column_spec)}
+        wrap = [(index[k], self.columns[ColumnKey(k)]) for k in self._wrap if k in index]
+        console = self.app.console
+        changed = False
+        for row in self.ordered_rows:
+            cells = self._cells.get(row.key.value or "", ())
+            height = 1
+            for i, column in wrap:
+                cell = cells[i] if i < len(cells) else None
+                if isinstance(cell, Text) and column.width and cell.cell_len > column.width:
+                    height = max(height, len(cell.wrap(console, column.width)))
+            if row.height != height:
+                row.height = height
+                changed = True
+        if changed:
+            self._offset_cache.clear()
+        return changed
 
     def column_width(self, key: str) -> int:
         """The width a column is drawn at (tests)."""
@@ -226,9 +258,27 @@ def _width(cell: object) -> int:
 # -- the format panes ------------------------------------------------------------------------
 
 
+def _said(text: str) -> set[str]:
+    return set(re.findall(r"[\w.+-]+", text.lower()))
+
+
+def unsaid_badges(view: SessionView) -> list[str]:
+    """The badges that say something the screen does not say already: not the session's
+    status or workflow (the line under the title says them: `active`, `interrupted`), not a
+    word of a fact (`full`, `auto` beside `mode full (/code), auto`; iDumb's `compacted`
+    beside its `compacted` fact). Each fact once."""
+    said = _said(" ".join([view.status, view.workflow, "complete" if view.complete else ""]))
+    for fact in view.facts:
+        said |= _said(f"{fact.label} {fact.value}")
+    for alert in view.alerts:
+        said |= _said(alert)
+    return [b for b in view.badges if not _said(b) <= said]
+
+
 def fact_items(view: SessionView, now: datetime) -> list[Item]:
-    """What needs the user first (an approval, the alerts), the badges, then the facts; the
-    times in them as `fmt.when` shows every time."""
+    """What needs the user first (an approval, the alerts), the badges not said elsewhere
+    (`unsaid_badges`), then the facts (not one an alert already said); the times in them as
+    `fmt.when` shows every time."""
     items: list[Item] = []
     if view.waiting:
         glyph = fmt.glyph("input")
@@ -236,9 +286,14 @@ def fact_items(view: SessionView, now: datetime) -> list[Item]:
         items.append(Line(f"{glyph} ", waiting, "bold $text-warning"))
     mark = f"{fmt.glyph('alert')} "
     items += [Line(mark, fmt.times_in(fmt.safe(a), now), "$text-warning") for a in view.alerts]
-    if view.badges:
-        items.append(Line("", " · ".join(fmt.safe(b) for b in view.badges), "$text-muted"))
+    badges = unsaid_badges(view)
+    if badges:
+        items.append(Line("", " · ".join(fmt.safe(b) for b in badges), "$text-muted"))
+    alerts = [a.strip().lower() for a in view.alerts]
     for fact in view.facts:
+        said = fact.value.strip().lower()
+        if said and any(a.startswith(said) for a in alerts):
+            continue  # said above, as an alert
         value = fmt.home_paths(fmt.times_in(fmt.safe(fact.value), now))
         items.append(Labelled(fmt.safe(fact.label), value, fmt.TONES.get(fact.tone, "")))
     return items
@@ -267,7 +322,12 @@ class FormatPanes(Vertical):
             yield LabelledRows("Nothing recorded.", id="facts")
         with Vertical(id="steps-pane", classes="dd-pane") as pane:
             pane.border_title = "Steps"
-            yield FitTable(step_columns(self.app.now()), flex=("step", "detail"), id="steps")
+            yield FitTable(
+                step_columns(self.app.now()),
+                flex=("step", "detail"),
+                wrap=("step", "detail"),
+                id="steps",
+            )
 
     def show(self, view: SessionView, now: datetime) -> None:
         self.show_facts(view, now)
