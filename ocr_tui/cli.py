@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ocr_tui import findings_cli
-from ocr_tui.core.display import session_seconds
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
@@ -29,7 +28,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from datetime import datetime
 
-    from ocr_tui.core.view import Snapshot
     from ocr_tui.ui.app import OcrTuiApp
 
 COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard")
@@ -254,7 +252,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         snap = engine.snapshot()
         if args.session:
             snap.sessions = [v for v in snap.sessions if v.id in args.session]
-        print(encode_json(with_session_seconds(snap, now)))
+        print(encode_json(snap))
         return 0
     width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
     if args.oneline:
@@ -265,18 +263,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     else:
         print(table(sessions, width, now))
     return 0
-
-
-def with_session_seconds(snap: Snapshot, now: datetime) -> dict:
-    """`status --json`'s object: the snapshot, each session with `session_seconds` beside its
-    fields (which stay as they are): the whole session's time, the dashboard's and the
-    table's ELAPSED (`elapsed.seconds` is OCR's round time), null when not known."""
-    import msgspec
-
-    out = msgspec.to_builtins(snap)
-    for view, obj in zip(snap.sessions, out["sessions"], strict=True):
-        obj["session_seconds"] = session_seconds(view, now)
-    return out
 
 
 def cmd_findings(args: argparse.Namespace) -> int:

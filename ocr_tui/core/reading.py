@@ -9,6 +9,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ocr_tui.core.display import session_seconds
 from ocr_tui.core.lenient import blank_view
 from ocr_tui.core.source import Source
 from ocr_tui.core.timeutil import fmt_ts
@@ -38,6 +39,7 @@ def derive_view(
     view.id = vid
     if view.framework != src.framework:
         view.framework = src.framework
+    view.session_seconds = session_seconds(view, now)
     exp = None
     try:
         exp = src.expires(view)

@@ -207,6 +207,9 @@ class SessionView(msgspec.Struct, kw_only=True):
     problems: list[str]
     # Beyond the issue's schema: where the session is, and what the dashboard drills into.
     path: str
+    # The whole session's time (start to end, or to now while it runs), in every format: the
+    # list's Elapsed and status' ELAPSED (`elapsed` is OCR's round time). Set by the engine.
+    session_seconds: int | None = None
     timeline: list[PhaseStep] = []
     events: list[LogEvent] = []  # the last 200, in the order written (newest last)
     agents: list[RunningAgent] = []  # agent commands running now
