@@ -10,16 +10,17 @@ Times follow one convention, from one formatter, `when`: local time with the zon
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 from rich.cells import cell_len
 
+from ocr_tui.core import display
 from ocr_tui.core.cells import take
+from ocr_tui.core.display import format_label, format_short
 from ocr_tui.core.states import (  # noqa: F401 (shared names)
     PHASE_MARKS,
     STATES,
@@ -27,25 +28,13 @@ from ocr_tui.core.states import (  # noqa: F401 (shared names)
     session_state,
 )
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import human_duration, human_relative, parse_ts
+from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, zone_name  # noqa: F401
 from ocr_tui.core.view import MapRun, Round, SessionView
 
-# Short names for the list's format column; unknown (plugin) frameworks show their own key.
-FRAMEWORKS: dict[str, tuple[str, str]] = {
-    "ocr": ("ocr", "Open Code Review"),
-    "code": ("code", "Code workflow"),
-    "analysis": ("sci", "Scientific analysis"),
-    "idumb": ("idumb", "iDumb"),
-}
+# The formats' names: one table (core.display), for the list, status and every screen.
+framework_short = format_short
+framework_label = format_label
 SEVERITY_KEYS = ("critical", "high", "medium", "low", "info")
-
-
-def framework_short(framework: str) -> str:
-    return FRAMEWORKS[framework][0] if framework in FRAMEWORKS else safe_line(framework)[:6]
-
-
-def framework_label(framework: str) -> str:
-    return FRAMEWORKS[framework][1] if framework in FRAMEWORKS else safe_line(framework)
 
 
 duration = human_duration  # `45s`, `12m`, `1h 05m`; "—" for None
@@ -66,20 +55,9 @@ def state_tone_style(word: str) -> str:
     return "$text-muted"
 
 
-@functools.lru_cache(maxsize=4096)
-def ts(value: str | None) -> datetime | None:
-    """parse_ts, cached: the same few timestamps are re-read on every tick."""
-    return parse_ts(value)
-
-
-def elapsed_seconds(view: SessionView, now: datetime) -> int | None:
-    """Ticking while the session runs (now − since), else the derived duration."""
-    el = view.elapsed
-    if el.running and el.since:
-        since = ts(el.since)
-        if since is not None:
-            return max(0, int((now - since).total_seconds()))
-    return el.seconds
+# One parser and one clock for every screen (core.display, core.timeutil).
+ts = display.ts
+elapsed_seconds = display.round_seconds  # OCR's round time: ticking while it runs
 
 
 def elapsed_text(view: SessionView, now: datetime, *, coarse: bool = False) -> str:
@@ -318,21 +296,8 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
 # -- time: one convention, one formatter --------------------------------------------------------
 
 
-def zone_name(now: datetime | None = None) -> str:
-    """The local zone's abbreviation at `now` (`UTC`, `CET`, `+0530` where it has none)."""
-    local = (now or datetime.now(UTC)).astimezone()
-    return local.tzname() or local.strftime("%z")
-
-
 def _absolute(at: datetime, now: datetime, zone: bool) -> str:
-    local, today = at.astimezone(), now.astimezone()
-    if local.date() == today.date():
-        text = local.strftime("%H:%M")
-    elif local.year == today.year:
-        text = local.strftime("%b %d %H:%M")
-    else:
-        text = f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local:%H:%M}"
-    return f"{text} {zone_name(local)}" if zone else text
+    return local_clock(at, now, zone=zone)
 
 
 WHEN_ROOMS = ("full", "clock", "cell", "ago")
@@ -370,10 +335,7 @@ def times_in(text: str, now: datetime, room: str = "full") -> str:
     return _STAMP.sub(lambda m: when(m.group(0), now, room) or m.group(0), text)
 
 
-def started_at(view: SessionView) -> str | None:
-    """When the session started: its own start time, else the start its elapsed time counts
-    from (every screen says the same: never `started —` where another screen shows a time)."""
-    return view.started_at or view.elapsed.since
+started_at = display.started_at
 
 
 def idle_seconds(view: SessionView, now: datetime) -> int | None:
