@@ -106,7 +106,7 @@ def row(v: SessionView, now: datetime) -> dict[str, str]:
         "reviewers": str(reviewers) if cur else BLANK,
         "findings": str(findings) if cur else BLANK,
         "verdict": safe_line(cur.verdict) if cur and cur.verdict else BLANK,
-        "agents": safe_line(v.summary) if v.summary else BLANK,
+        "agents": display.agents_text(v) or BLANK,
         "needs": display.needs_text(v) or BLANK,
         "round_time": display.round_time_text(v, now),
         "elapsed": display.elapsed_text(v, now),

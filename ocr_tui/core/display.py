@@ -165,6 +165,23 @@ def round_text(view: SessionView) -> str:
     return f"R{view.current_round}" if view.current_round else ""
 
 
+def agents_text(view: SessionView) -> str:
+    """The Agents cell: the agents of the phase (the other formats' summary), or, for OCR,
+    the agent commands running now (`2 running`, `1 running · 1 stale`); "" when none."""
+    if view.summary:
+        return safe_line(view.summary)
+    if not view.agents:
+        return ""
+    stale = sum(1 for a in view.agents if a.stale)
+    text = f"{len(view.agents) - stale} running" if len(view.agents) > stale else ""
+    return " · ".join(t for t in (text, f"{stale} stale" if stale else "") if t)
+
+
+def agents_stale(view: SessionView) -> bool:
+    """An agent command of the session has gone quiet (no heartbeat, or its process gone)."""
+    return any(a.stale for a in view.agents)
+
+
 def needs_text(view: SessionView) -> str:
     """What needs attention: a gate waiting on you, else the first alert; "" when nothing."""
     if view.waiting:
@@ -244,7 +261,15 @@ COLUMNS: tuple[Spec, ...] = (
     Spec("reviewers", "Rev", 11, 3, "ocr", tip="the round's reviewers"),
     Spec("findings", "Find", 6, 4, "ocr", tip="the round's distinct findings"),
     Spec("verdict", "Verdict", 4, 16, "ocr", grow=8, tip="the round's verdict"),
-    Spec("agents", "Agents", 10, 40, "other", grow=10, tip="the agents of the phase"),
+    Spec(
+        "agents",
+        "Agents",
+        10,
+        40,
+        "agents",
+        grow=10,
+        tip="the agents of the phase; for OCR, the agent commands running now",
+    ),  # fmt: skip
     Spec("needs", "Needs", 3, TEXT_CAP, "other", grow=13, tip="what needs attention"),
     Spec("round_time", "Round time", 9, 10, "ocr-only", tip="the round's (or map run's) time"),
     Spec("elapsed", "Elapsed", 8, 8, tip="the session's time: to now while it runs"),
@@ -290,6 +315,8 @@ def applies(spec: Spec, formats: Collection[str], natural: Mapping[str, int]) ->
         return "ocr" in formats
     if spec.scope == "other":
         return any(f != "ocr" for f in formats)
+    if spec.scope == "agents":  # the other formats' column, and OCR's while agents run
+        return any(f != "ocr" for f in formats) or natural.get(spec.key, 0) > 0
     if spec.scope == "ocr-only":
         return set(formats) == {"ocr"}
     if spec.scope == "content":

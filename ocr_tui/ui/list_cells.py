@@ -163,12 +163,20 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         # a round's distinct findings, as `findings` and the round's screen count them
         "findings": ((str(current.findings), ""),) if current else DASH,
         "verdict": verdict_cell(current.verdict if current else None),
-        "agents": ((fmt.safe(view.summary, TEXT_CAP), "muted"),) if view.summary else DASH,
+        "agents": agents_cell(view),
         "needs": needs_cell(view),
         "started": ((started_text(view, now), "muted"),),
     }
     cells.update(clock_cells(view, now))
     return cells
+
+
+def agents_cell(view: SessionView) -> Cell:
+    text = display.agents_text(view)
+    if not text:
+        return DASH
+    tone = "bad" if display.agents_stale(view) else "muted" if view.summary else ""
+    return ((fmt.clip(text, TEXT_CAP), tone),)
 
 
 def clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
