@@ -127,13 +127,13 @@ def table(findings: list[Finding]) -> str:
         title = safe_line(f.title)
         row = (
             f.severity or "—",
-            "blocker" if f.blocker else "·",
+            "blocker" if f.blocker else "no",
             title if len(title) <= 60 else title[:59] + "…",
             f.location.text() or "—",
             ", ".join(f.reviewers) or "—",
             f.evolution or "—",
         )
-        rows.append(row + ((f.triage or "—",) if triage else ()))
+        rows.append(row + ((f.triage or "none",) if triage else ()))
     return "\n".join(align([head, *(tuple(safe_line(c) for c in r) for r in rows)]))
 
 

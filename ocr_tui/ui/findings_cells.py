@@ -98,10 +98,10 @@ def finding_cells(
     cells = [
         Text(short(f.severity or "—", compact), style=sev_style),
         Text(
-            ("●" if compact else "blocker") if f.blocker else "·", style="" if f.blocker else muted
+            ("●" if compact else "blocker") if f.blocker else "", style="" if f.blocker else muted
         ),
         Text(
-            short(f.evolution or "·", compact),
+            short(f.evolution or "—", compact),  # no round before: not known
             style=muted if f.evolution in (None, "resolved") else "",
         ),
         Text(title, style=muted if resolved else ""),
@@ -109,7 +109,7 @@ def finding_cells(
         Text(reviewers_text(f, widths.reviewers)),
     ]
     if triage:
-        cells.append(Text(safe_line(f.triage or "·"), style="" if f.triage else muted))
+        cells.append(Text(safe_line(f.triage or ""), style="" if f.triage else muted))
     return cells
 
 

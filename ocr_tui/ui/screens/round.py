@@ -194,7 +194,7 @@ class RoundScreen(DrilldownScreen):
                 n = getattr(rev.severity, sev)
                 var = SEVERITY_VAR.get(sev)
                 style = theme_style(self, var) if n and var else (muted if not n else "")
-                cells.append(Text(str(n) if n else "·", style=style))
+                cells.append(Text(str(n), style=style))  # a zero is 0 (`·` is "to come")
             cells.append(Text(safe_line(rev.path.rsplit("/", 1)[-1]), style=muted))
             # The path, not the name: `p\xff-1.md` and `p\xfe-1.md` are both named `p\ufffd-1`.
             rows.append((rev.path, cells))
