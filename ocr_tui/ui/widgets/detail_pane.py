@@ -318,6 +318,8 @@ class Laid(Widget):
         return container.width
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if width <= 0:  # a layout pass can give a pane no width: nothing to wrap
+            return 0
         return self.content_at(width).get_height(self.styles, width)
 
 
