@@ -263,5 +263,7 @@ def _import_drilldown_screens() -> None:
     import ocr_tui.ui.screens.document  # noqa: F401
     import ocr_tui.ui.screens.finding  # noqa: F401
     import ocr_tui.ui.screens.findings  # noqa: F401
+    import ocr_tui.ui.screens.map_run  # noqa: F401
+    import ocr_tui.ui.screens.reviews  # noqa: F401
     import ocr_tui.ui.screens.round  # noqa: F401
     import ocr_tui.ui.screens.session  # noqa: F401

@@ -1,6 +1,7 @@
-"""The session list's keys: filter, format, sort (and its direction), search. The main screen's
-base: it holds the choices as reactives (`filter`, `format`, `sort`, `reverse`, `search`); the
-main screen re-draws the list when one changes."""
+"""The session list's keys: filter, format, sort (and its direction), search, and `r` to the
+Reviews view (every round of every OCR session). The main screen's base: it holds the choices
+as reactives (`filter`, `format`, `sort`, `reverse`, `search`); the main screen re-draws the
+list when one changes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input
 
 from ocr_tui.ui.listing import FILTERS, SORTS, following
+from ocr_tui.ui.navigation import Open, ReviewsTarget
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
 
@@ -32,6 +34,7 @@ class ListKeys(Screen):
         Binding("s", "cycle_sort", "Sort", tooltip="Last activity → start time → name"),
         Binding("S", "reverse_sort", "Reverse sort", show=False, tooltip="Turn the sort around"),
         Binding("t", "cycle_format", "Format", tooltip="All formats → OCR → code workflow → …"),
+        Binding("r", "reviews", "Reviews", tooltip="Every round of every OCR session"),
         Binding("escape", "clear_search", "Clear search", tooltip="Show every session again"),
     ]
 
@@ -55,6 +58,9 @@ class ListKeys(Screen):
             return False  # one format only: nothing to choose
         if action == "search" and isinstance(self.focused, SearchBox):
             return False  # a `/` typed into the search box is text
+        if action == "reviews":
+            sessions = getattr(self.app, "sessions", None) or {}
+            return any(v.framework == "ocr" for v in sessions.values())
         if action == "clear_search":  # in the footer while a search is kept (or typed)
             return bool(self.search) or self.query_one("#search", Input).display
         return None
@@ -65,6 +71,8 @@ class ListKeys(Screen):
             return "Only one format here: t has nothing to cycle through."
         if action == "clear_search":
             return "No search to clear."
+        if action == "reviews":
+            return "No OCR sessions here: the Reviews view lists OCR's review rounds."
         if action in LIST_ACTIONS and not getattr(self.app, "sessions", None):
             return "No sessions yet: nothing to search, filter or sort."
         return None
@@ -97,6 +105,9 @@ class ListKeys(Screen):
 
     def action_reverse_sort(self) -> None:
         self.reverse = not self.reverse
+
+    def action_reviews(self) -> None:
+        self.post_message(Open(ReviewsTarget()))
 
     @on(DataTable.HeaderSelected)
     def _header_clicked(self, event: DataTable.HeaderSelected) -> None:

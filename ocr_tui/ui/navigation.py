@@ -47,9 +47,14 @@ class RoundTarget(Target):
 
 
 @dataclass(frozen=True)
+class ReviewsTarget(Target):
+    """Every review round of every session: the Reviews view (`r` on the list)."""
+
+
+@dataclass(frozen=True)
 class MapRunTarget(Target):
-    """One map-run directory (`map/runs/run-01` beside `map/runs/run-1`: both run 1). No
-    screen shows a run on its own yet: its documents open from the session screen."""
+    """One map-run directory (`map/runs/run-01` beside `map/runs/run-1`: both run 1): its
+    review sections, their files and what the user marked reviewed."""
 
     session_id: str
     number: int

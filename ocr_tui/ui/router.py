@@ -11,8 +11,9 @@ itself from one (`for_target`):
     RoundTarget                    -> RoundScreen
     FindingsTarget                 -> FindingsScreen
     DocumentTarget, ReviewerTarget -> DocumentScreen
+    MapRunTarget                   -> MapRunScreen
+    ReviewsTarget                  -> ReviewsScreen
     SessionListTarget              -> the bottom of the stack (the session list)
-    MapRunTarget                   -> none yet
 
 This module imports no screen, so every screen can use it: the screens register themselves
 when they are imported, and the app imports every screen it opens. A screen in the stack says

@@ -1,5 +1,5 @@
-"""The main screen: filter bar, format headers, search box, session table, detail pane, helpful
-empty states.
+"""The main screen: the OCR review summary, filter bar, format headers, search box, session
+table, detail pane, helpful empty states.
 
 It owns only view state (filter, format, sort, search: `ListKeys`, with the keys that change
 them). The sessions themselves live on the app (`app.sessions`); this screen follows them
@@ -26,6 +26,7 @@ from ocr_tui.ui.widgets.filter_bar import FilterBar
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.session_table import SessionTable
+from ocr_tui.ui.widgets.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.table_search import SearchBox
 
 
@@ -44,6 +45,7 @@ class MainScreen(ListKeys):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield SummaryBar(id="summary")
         yield FilterBar(id="filter-bar")
         yield HeadersBar(id="headers")
         yield SearchBox(
@@ -131,6 +133,7 @@ class MainScreen(ListKeys):
         self.table.sync(views, self.app.now(), resort=not self.app.unread)
         bar = self.query_one(FilterBar)
         bar.show(self.app, query, shown=len(views), several_formats=len(formats) > 1)
+        self.query_one(SummaryBar).show(self.app.sessions.values())
         in_view = {v.framework for v in views}
         self.query_one(HeadersBar).show([h for h in self.app.headers if h.framework in in_view])
         self.set_class(self.app.project is None, "-no-project")

@@ -1,0 +1,194 @@
+"""The Reviews view's table without a screen (issue 13, item 2): which rows it shows (the
+actionable filter, the sort) and their cells.
+
+Cells are rich `Text` with foreground styles from the theme (`style(variable, bold=...)`,
+e.g. `functools.partial(theme_style, widget)`); every string from disk passes `safe_line`.
+Times follow `fmt.when`: the Date column names the zone in its header (`Date (UTC)`), its
+cells leave it out; in a narrow terminal the relative time alone (`3d ago`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+from ocr_tui.core.cells import elide_middle
+from ocr_tui.core.reviews import ACTIONABLE_TRIAGE, TRIAGE_WORDS, ReviewRow
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.ui import fmt
+
+ThemeStyle = Callable[..., Style]
+
+COLUMNS = [
+    ("session", "Session"),
+    ("round", "Rnd"),
+    ("verdict", "Verdict"),
+    ("blockers", "Blockers"),
+    ("should_fix", "Should fix"),
+    ("suggestions", "Suggestions"),
+    ("triage", "Triage"),
+    ("at", "Date"),
+]
+SORT_NAMES = {
+    "at": "date",
+    "session": "session",
+    "round": "round",
+    "verdict": "verdict",
+    "blockers": "blockers",
+    "should_fix": "should-fix",
+    "suggestions": "suggestions",
+    "triage": "triage",
+}
+# Below COMPACT_BELOW columns: short count labels, the date as "3d ago".
+COMPACT_BELOW = 100
+COMPACT_LABELS = {"blockers": "Blk", "should_fix": "Fix", "suggestions": "Sug"}
+VERDICT_MAX = 18
+VERDICT_COMPACT = 12
+SESSION_MIN = 12
+TONE_VAR = {"good": "success", "bad": "error"}
+TRIAGE_ORDER = {raw: i for i, raw in enumerate(TRIAGE_WORDS)}  # needs_review first
+DESC = "▼"  # the column's natural order: newest, most, A→Z
+ASC = "▲"
+
+# Each column's natural order: (key, descending). Rows whose value is unknown go last.
+_KEYS: dict[str, tuple[Callable[[ReviewRow], object], bool]] = {
+    "at": (lambda r: r.at, True),
+    "session": (lambda r: r.session_id.lower(), False),
+    "round": (lambda r: r.number, True),
+    "verdict": (lambda r: r.verdict.upper() if r.verdict else None, False),
+    "blockers": (lambda r: r.blockers, True),
+    "should_fix": (lambda r: r.should_fix, True),
+    "suggestions": (lambda r: r.suggestions, True),
+    "triage": (lambda r: TRIAGE_ORDER.get(r.triage, 99) if r.triage else None, False),
+}
+
+
+@dataclass(frozen=True)
+class ReviewsQuery:
+    """What the table shows: every round or the actionable ones, sorted by one column."""
+
+    actionable: bool = False
+    sort: str = "at"
+    reverse: bool = False  # against the column's natural order
+
+    def apply(self, rows: Sequence[ReviewRow]) -> list[ReviewRow]:
+        kept = [r for r in rows if r.actionable] if self.actionable else list(rows)
+        key, descending = _KEYS.get(self.sort, _KEYS["at"])
+        known = [r for r in kept if key(r) is not None]
+        unknown = [r for r in kept if key(r) is None]
+        known.sort(key=key, reverse=descending != self.reverse)  # type: ignore[arg-type]
+        return known + unknown
+
+    def next_sort(self) -> ReviewsQuery:
+        """`s`: the next column, in its natural order."""
+        keys = [k for k, _ in COLUMNS]
+        i = keys.index(self.sort) if self.sort in keys else -1
+        return replace(self, sort=keys[(i + 1) % len(keys)], reverse=False)
+
+    def sorted_by(self, column: str) -> ReviewsQuery:
+        """A header click (or `S` on the sorted column): that column; again: reversed."""
+        if column == self.sort:
+            return replace(self, reverse=not self.reverse)
+        if column not in _KEYS:
+            return self
+        return replace(self, sort=column, reverse=False)
+
+    def arrow(self) -> str:
+        return ASC if self.reverse else DESC
+
+    def label(self) -> str:
+        shown = "actionable only" if self.actionable else "all rounds"
+        return f"{shown} · sort: {SORT_NAMES.get(self.sort, self.sort)} {self.arrow()}"
+
+
+def count_text(shown: int, total: int, query: ReviewsQuery) -> str:
+    """`3 of 7 reviews · actionable only · sort: date ▼`."""
+    return f"{shown} of {total} review{'s' * (total != 1)} · {query.label()}"
+
+
+def labels(query: ReviewsQuery, now: datetime, compact: bool) -> dict[str, str]:
+    """Every column's header: short words when compact, the zone on the date, the sort mark."""
+    out = {}
+    for key, label in COLUMNS:
+        label = COMPACT_LABELS.get(key, label) if compact else label
+        if key == "at" and not compact:
+            label = f"Date ({fmt.zone_name(now)})"
+        if key == query.sort:
+            label = f"{label} {query.arrow()}"
+        out[key] = label
+    return out
+
+
+def triage_text(raw: str | None) -> str:
+    if not raw:
+        return "—"
+    return TRIAGE_WORDS.get(raw, safe_line(raw))
+
+
+def session_text(row: ReviewRow) -> str:
+    """The session's id, and its branch when the id does not say it (OCR names a session
+    `{date}-{branch}`, a `/` in the branch written `-`)."""
+    sid = safe_line(row.session_id)
+    if row.branch and row.branch.replace("/", "-") not in row.session_id:
+        return f"{sid} ({safe_line(row.branch)})"
+    return sid
+
+
+def verdict_text(row: ReviewRow, compact: bool = False) -> str:
+    if row.verdict:
+        return fmt.clip_cells(safe_line(row.verdict), VERDICT_COMPACT if compact else VERDICT_MAX)
+    return fmt.ROUND_STATES["open"] if row.running else "—"
+
+
+def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool) -> list[Text]:
+    muted = style("foreground-muted")
+    tone = TONE_VAR.get(fmt.verdict_tone(row.verdict))
+    verdict = Text(verdict_text(row, compact), style=style(tone) if tone else Style())
+    if not row.verdict:
+        verdict.stylize(muted)
+    blockers = Text(str(row.blockers), style=style("error", bold=True) if row.blockers else muted)
+
+    def count(n: int | None) -> Text:
+        return Text("—" if n is None else str(n), style=muted if not n else Style())
+
+    triage = Text(triage_text(row.triage))
+    if row.triage in ACTIONABLE_TRIAGE:
+        triage.stylize(style("warning"))
+    elif not row.triage:
+        triage.stylize(muted)
+    at = fmt.when(row.at, now, "ago" if compact else "cell") or "—"
+    return [
+        Text(session_text(row)),
+        Text(f"R{row.number}"),
+        verdict,
+        blockers,
+        count(row.should_fix),
+        count(row.suggestions),
+        triage,
+        Text(at, style=Style() if row.at else muted),
+    ]
+
+
+def fit_sessions(rows: list[list[Text]], heads: dict[str, str], width: int) -> list[list[Text]]:
+    """The session cells of `rows` elided in their middle (`2026-11…feat-live-review`: the
+    branch stays) when the table's `width` leaves less than they need beside the other
+    columns (each as wide as its widest cell or label, one cell of padding each side)."""
+    keys = [k for k, _ in COLUMNS]
+    others = sum(
+        2 + max([cell_len(heads.get(k, k))] + [row[i].cell_len for row in rows])
+        for i, k in enumerate(keys)
+        if i
+    )
+    room = max(SESSION_MIN, width - others - 2)
+    out = []
+    for row in rows:
+        session = row[0]
+        if session.cell_len > room:
+            row = [Text(elide_middle(session.plain, room), style=session.style), *row[1:]]
+        out.append(row)
+    return out
