@@ -355,7 +355,7 @@ def test_metrics_attach_to_the_matching_session_else_header(tmp_path):
     v, src = view(tmp_path, T0 + timedelta(minutes=5))
     assert v.summary == "2× idumb-planner, 1× idumb-plan-checker"
     assert fact(v, "agent spawns").value == "3 (2× idumb-planner, 1× idumb-plan-checker)"
-    assert fact(v, "errors").value == "1/20 (1× plan-check)"
+    assert fact(v, "errors").value == "1 of 20 allowed (1× plan-check)"
     assert fact(v, "iterations").value == "planner↔checker 2, validator↔fix 1, total 3"
     err = next(s for s in v.steps if s.state == "error")
     assert (err.label, err.at, err.detail) == (
@@ -370,7 +370,7 @@ def test_metrics_attach_to_the_matching_session_else_header(tmp_path):
     v, _ = view(tmp_path, T0 + timedelta(minutes=5), src=src)
     assert v.summary is None and fact(v, "agent spawns") is None
     h = src.header(T0)
-    assert any(f.label == "errors" and f.value.startswith("25/20") for f in h.facts)
+    assert any(f.label == "errors" and f.value.startswith("25 of 20 allowed") for f in h.facts)
     assert "errors 25 over the limit of 20" in h.alerts
 
 

@@ -49,7 +49,7 @@ async def test_analysis_numbers_phases_as_the_timeline_does(home: Path) -> None:
         timeline, facts, labels = text_of(app)
         assert fmt.phase_fraction(view) == "5/8"  # the list
         assert "▶ 5 Plan Review" in timeline and "4 Structure Review" in timeline
-        assert "phase phase 5 (Plan Review)" in facts
+        assert "phase 5/8 Plan Review" in facts  # the list's words, not "phase phase 5 (…)"
         assert "phases done 1–4" in facts
         assert "approval phase 4 (Structure Review): approved" in facts
         assert "waiting on you phase 5 (Plan Review) needs your approval" in facts

@@ -201,8 +201,16 @@ def build(
     goals, dataset = (ctx.research_goals or "").strip(), (ctx.dataset_description or "").strip()
     title = goals or dataset or None
     status = STATUS_WORDS.get(word or "", st.status or "unknown")
-    head = [Fact(label="status", value=status, tone=TONES.get(word, "warn"))]
-    head.append(Fact(label="phase", value=where if in_phase is not None else "all done"))
+    tone = TONES.get(word, "warn")
+    if closed and word == "in_progress":  # left in progress and never resumed: not running
+        status, tone = "in progress when last written, not resumed since", "warn"
+    head = [Fact(label="status", value=status, tone=tone)]
+    if in_phase is not None:
+        place = f"{in_phase + 1}/{len(PHASES)}"
+        name = phase_name(in_phase) if 0 <= in_phase < len(PHASES) else None
+        head.append(Fact(label="phase", value=f"{place} {name}" if name else place))
+    else:
+        head.append(Fact(label="phase", value="all done"))
     if done:
         head.append(Fact(label="phases done", value=number_ranges([p + 1 for p in done])))
     if goals and goals != title:

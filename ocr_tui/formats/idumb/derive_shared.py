@@ -140,7 +140,7 @@ def metrics_views(m: M.Metrics) -> tuple[list[Fact], list[Step], list[str], str 
     by_type = sorted(m.errors.byType.items(), key=lambda kv: -kv[1])
     kinds = ", ".join(f"{n}× {t}" for t, n in by_type)
     tone = "bad" if total > limit else "warn" if total else "good"
-    errors = f"{total}/{limit}" + (f" ({kinds})" if kinds else "")
+    errors = f"{total} of {limit} allowed" + (f" ({kinds})" if kinds else "")
     facts.append(Fact(label="errors", value=errors, tone=tone))
     if total > limit:
         alerts.append(f"errors {total} over the limit of {limit}")
