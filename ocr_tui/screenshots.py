@@ -86,6 +86,22 @@ async def shoot(out: Path) -> list[str]:
                 lambda: type(app.screen).__name__ == "DiscourseScreen" and app.screen.loads > 0,
             )
             made.append(app.save_screenshot("discourse.svg", str(out)))
+            from ocr_tui.ui.navigation import MapRunTarget, ReviewsTarget
+
+            app.open_target(ReviewsTarget())  # every round of every session (`r`)
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "ReviewsScreen")
+            made.append(app.save_screenshot("reviews.svg", str(out)))
+            mapped = next(
+                v for v in app.sessions.values() if any(r.sections for r in v.map_runs)
+            )
+            run = next(r for r in mapped.map_runs if r.sections)
+            app.open_target(MapRunTarget(mapped.id, run.number, run.path))
+            await _settle(
+                pilot,
+                app,
+                lambda: type(app.screen).__name__ == "MapRunScreen" and app.screen.loads > 0,
+            )
+            made.append(app.save_screenshot("map-run.svg", str(out)))
         made += await _formats(root / "formats", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)

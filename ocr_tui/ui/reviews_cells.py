@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from ocr_tui.core.cells import elide_middle
+from ocr_tui.core import display
 from ocr_tui.core.reviews import ACTIONABLE_TRIAGE, TRIAGE_WORDS, ReviewRow
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.ui import fmt
@@ -175,9 +175,11 @@ def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool
 
 
 def fit_sessions(rows: list[list[Text]], heads: dict[str, str], width: int) -> list[list[Text]]:
-    """The session cells of `rows` elided in their middle (`2026-11…feat-live-review`: the
-    branch stays) when the table's `width` leaves less than they need beside the other
-    columns (each as wide as its widest cell or label, one cell of padding each side)."""
+    """The session cells of `rows` fitted to what the table's `width` leaves beside the other
+    columns (each as wide as its widest cell or label, one cell of padding each side), as the
+    session list shortens ids (`core.display.shorten_id`): when one does not fit, every row
+    drops the date the Date column shows (ids that would then read the same keep it), then
+    what is still too long loses its middle, never its end."""
     keys = [k for k, _ in COLUMNS]
     others = sum(
         2 + max([cell_len(heads.get(k, k))] + [row[i].cell_len for row in rows])
@@ -185,10 +187,15 @@ def fit_sessions(rows: list[list[Text]], heads: dict[str, str], width: int) -> l
         if i
     )
     room = max(SESSION_MIN, width - others - 2)
-    out = []
-    for row in rows:
-        session = row[0]
-        if session.cell_len > room:
-            row = [Text(elide_middle(session.plain, room), style=session.style), *row[1:]]
-        out.append(row)
-    return out
+    plains = [row[0].plain for row in rows]
+    widest = max((cell_len(p) for p in plains), default=0)
+    if not display.drops_prefix(widest, room):
+        return rows
+    keep = display.ambiguous(set(plains))
+    return [
+        [
+            Text(display.shorten_id(plain, room, drop=True, keep=keep), style=row[0].style),
+            *row[1:],
+        ]
+        for plain, row in zip(plains, rows, strict=True)
+    ]
