@@ -5,12 +5,11 @@ a map file marked reviewed or an agent finishing re-derive the session it belong
 from __future__ import annotations
 
 import asyncio
-import os
-import sqlite3
 from pathlib import Path
 
 import pytest
 from test_watch import TIMEOUT, Collector
+from ui.records_db import replace_db  # OCR's writer: the whole file renamed over ocr.db
 
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
@@ -45,19 +44,6 @@ INSERT INTO map_sections VALUES (1, 1, 1, 'Core', 1);
 INSERT INTO map_files VALUES (1, 1, 'src/a.py', 1);
 INSERT INTO command_executions (command, started_at) VALUES ('review', '2026-11-22 01:00:00');
 """
-
-
-def replace_db(path: Path, sql: str) -> None:
-    """Like OCR's sql.js writer: the whole database, changed, renamed over ocr.db."""
-    con = sqlite3.connect(":memory:")
-    if path.exists():
-        con.deserialize(path.read_bytes())
-    con.executescript(sql)
-    data = con.serialize()
-    con.close()
-    tmp = path.with_name(f"ocr.db.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def changed(pred):
