@@ -366,7 +366,10 @@ async def test_big_and_binary_documents_show_a_note(tree: Path) -> None:
 
 
 def snap_tree(name: str) -> Path:
+    """A fresh tree at a fixed path (the path is on screen): what an earlier run left there
+    (another version of the tree, a file since dropped) must not show."""
     root = SNAP_ROOT / name / "proj"
+    shutil.rmtree(root.parent, ignore_errors=True)
     build_tree(root)
     freeze_mtimes(root)
     return root
