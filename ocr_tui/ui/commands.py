@@ -13,7 +13,7 @@ from textual.content import Content
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
-from ocr_tui.ui.navigation import FindingsTarget
+from ocr_tui.ui.navigation import FindingsTarget, MapRunTarget
 
 # (title, main screen action, help)
 MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
@@ -25,6 +25,11 @@ MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Sort: by name", "set_sort('name')", "Session ids A to Z"),
     ("Search sessions", "search", "Filter the list by id or branch as you type (key /)"),
     ("Clear search", "clear_search", "Show sessions regardless of the search text"),
+    (
+        "Reviews: every round of every session",
+        "reviews",
+        "Verdicts, counts and triage across sessions (key r)",
+    ),
 )
 # (title, app action, help)
 APP_ACTIONS: tuple[tuple[str, str, str], ...] = (
@@ -110,6 +115,12 @@ class SessionCommands(_Commands):
                     (f"Findings: {fmt.safe(view.id, 60)} round {latest.number}",
                      partial(app.open_target, target),
                      "The findings of its latest round (key F on a session or round)")
+                )  # fmt: skip
+            for run in view.map_runs:
+                out.append(
+                    (f"Map run: {fmt.safe(view.id, 60)} run {run.number}",
+                     partial(app.open_target, MapRunTarget(view.id, run.number, run.path)),
+                     "Its sections, files and what is reviewed (key m on the session)")
                 )  # fmt: skip
         return out
 

@@ -134,3 +134,29 @@ def test_snapshot_map_run_screen_at_80_columns(snap_compare, project: Project) -
 
     assert snap_compare(make_app(project, clock=fixed_clock), terminal_size=(80, 24),
                         run_before=run_before)  # fmt: skip
+
+
+async def test_the_session_screen_opens_its_map_run_by_key(project: Project) -> None:
+    """`m` on a session opens its map run; Enter on a run's own row too; the key is hidden
+    (and says why) on a session without one; the palette lists the run."""
+    give_records(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_session(MAP)
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        assert "m" in app.screen.active_bindings
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, MapRunScreen))
+        assert (app.screen.session_id, app.screen.target.number) == (MAP, 1)
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+
+        plain = next(v.id for v in app.sessions.values() if not v.map_runs)
+        app.open_session(plain)
+        await wait_until(pilot, lambda: getattr(app.screen, "session_id", None) == plain)
+        await wait_until(pilot, lambda: app.screen.query("#timeline"))  # mounted
+        assert "m" not in app.screen.active_bindings
+        await pilot.press("m")  # pressed anyway: it says why
+        await pilot.pause()
+        assert isinstance(app.screen, SessionScreen) and app.screen.session_id == plain

@@ -29,7 +29,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.states import CURRENT
@@ -39,8 +39,10 @@ from ocr_tui.core.view import PhaseStep, Round, SessionView
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.drilldown import DrilldownScreen
 from ocr_tui.ui.navigation import (
+    RUN_FILE,
     DocumentTarget,
     FindingsTarget,
+    MapRunTarget,
     Open,
     RoundTarget,
     SessionTarget,
@@ -50,6 +52,7 @@ from ocr_tui.ui.style import MARK_STYLE, VERDICT_VAR, removed_banner, theme_styl
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
+from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 ROUND_COLUMNS = [
     ("round", "Round"),
@@ -78,6 +81,14 @@ class SessionScreen(DrilldownScreen):
     BINDINGS = [
         Binding("c", "current_round", "Current round", id="session.current_round"),
         Binding("F", "latest_findings", "Findings", id="session.findings", show=False),
+        Binding(
+            "m",
+            "map_run",
+            "Map run",
+            id="session.map_run",
+            tooltip="The map run under the cursor (else the latest): its sections, files and "
+            "what is reviewed",
+        ),  # fmt: skip
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
 
@@ -142,7 +153,7 @@ class SessionScreen(DrilldownScreen):
                 with Vertical(id="runs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Map runs"
                     yield FitTable(RUN_COLUMNS, flex=("doc",), id="runs")
-        yield Footer()
+        yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "current_round":
@@ -151,11 +162,16 @@ class SessionScreen(DrilldownScreen):
         if action == "latest_findings":
             view = self.view
             return view is not None and bool(view.rounds)
+        if action == "map_run":
+            view = self.view
+            return view is not None and bool(view.map_runs)
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
         if action in ("current_round", "latest_findings"):
             return no_round_reason(self.view)
+        if action == "map_run":
+            return "This session has no map run."
         return super().explain_disabled(action, parameters)
 
     def after_mount(self) -> None:
@@ -296,8 +312,33 @@ class SessionScreen(DrilldownScreen):
             if rel is None:
                 self.notify("This step has no document.", severity="information", markup=False)
                 return
+        if event.data_table.id == "runs" and rel and not rel.endswith(".md"):
+            self._open_run(rel)  # a run's own row (it has no document): its map
+            return
         if rel and (rel.endswith(".md") or event.data_table.id != "runs"):
             self.post_message(Open(DocumentTarget(self.session_id, rel)))
+
+    def _open_run(self, rel: str | None) -> None:
+        """The map run screen of the run `rel` names (its directory or one of its files),
+        else of the latest run."""
+        runs = self.view.map_runs if self.view else []
+        if not runs:
+            self.notify("This session has no map run.", severity="warning", markup=False)
+            return
+        m = RUN_FILE.match(rel or "")
+        path = m.group(1) if m else rel
+        run = next((r for r in runs if r.path == path), runs[-1])
+        self.post_message(Open(MapRunTarget(self.session_id, run.number, run.path)))
+
+    def action_map_run(self) -> None:
+        table = self.query_one("#runs", FitTable)
+        key = None
+        if table.row_count and table.display:
+            try:
+                key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            except Exception:  # no row under the cursor
+                key = None
+        self._open_run(key)
 
     def action_current_round(self) -> None:
         view = self.view
