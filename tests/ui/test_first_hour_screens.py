@@ -7,6 +7,7 @@ ocr.db's triage)."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,9 @@ def sim_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from ocr_tui.formats.ocr.sim import Simulator
 
     root = tmp_path_factory.mktemp("sim")
-    Simulator(root, store="ocr.db", seed=7, speed=1).setup()
+    # A fixed start: the history sessions' ids carry their dates (SIM is one of them).
+    start = datetime(2026, 11, 23, 22, 0, tzinfo=UTC)
+    Simulator(root, store="ocr.db", seed=7, speed=1, start=start).setup()
     return root
 
 
