@@ -91,9 +91,7 @@ async def shoot(out: Path) -> list[str]:
             app.open_target(ReviewsTarget())  # every round of every session (`r`)
             await _settle(pilot, app, lambda: type(app.screen).__name__ == "ReviewsScreen")
             made.append(app.save_screenshot("reviews.svg", str(out)))
-            mapped = next(
-                v for v in app.sessions.values() if any(r.sections for r in v.map_runs)
-            )
+            mapped = next(v for v in app.sessions.values() if any(r.sections for r in v.map_runs))
             run = next(r for r in mapped.map_runs if r.sections)
             app.open_target(MapRunTarget(mapped.id, run.number, run.path))
             await _settle(

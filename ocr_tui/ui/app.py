@@ -261,6 +261,7 @@ def _import_drilldown_screens() -> None:
     ~50 ms). After the first call, three lookups in `sys.modules`."""
     import ocr_tui.ui.screens.discourse  # noqa: F401
     import ocr_tui.ui.screens.document  # noqa: F401
+    import ocr_tui.ui.screens.events  # noqa: F401
     import ocr_tui.ui.screens.finding  # noqa: F401
     import ocr_tui.ui.screens.findings  # noqa: F401
     import ocr_tui.ui.screens.map_run  # noqa: F401

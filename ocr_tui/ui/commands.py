@@ -13,7 +13,7 @@ from textual.content import Content
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
-from ocr_tui.ui.navigation import FindingsTarget, MapRunTarget
+from ocr_tui.ui.navigation import EventsTarget, FindingsTarget, MapRunTarget
 
 # (title, main screen action, help)
 MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
@@ -115,6 +115,12 @@ class SessionCommands(_Commands):
                     (f"Findings: {fmt.safe(view.id, 60)} round {latest.number}",
                      partial(app.open_target, target),
                      "The findings of its latest round (key F on a session or round)")
+                )  # fmt: skip
+            if view.events:
+                out.append(
+                    (f"Events: {fmt.safe(view.id, 60)}",
+                     partial(app.open_target, EventsTarget(view.id)),
+                     "What OCR recorded as it ran: phases, rounds (key l on the session)")
                 )  # fmt: skip
             for run in view.map_runs:
                 out.append(

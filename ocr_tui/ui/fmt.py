@@ -432,6 +432,13 @@ MARKERS: dict[str, tuple[str, str]] = {
         "the reviewers' findings by severity (critical and high, medium, low and info), "
         "counted beside the bar; the longest bar is the round with the most",
     ),
+    "~": ("Phases", "approximate: a time guessed from the files a phase wrote, not recorded"),
+    "██▌": ("Phases", "the phase's time against the longest phase's"),
+    "● pid 4049": ("Running agents", "an agent command running, its process on this machine"),
+    "⚠ stale": (
+        "Running agents",
+        "no heartbeat for 60 s, or (`pid … gone`) its process is not on this machine",
+    ),
     PHASE_MARKS["skipped"]: ("Phases", "a phase the session skipped"),
     PHASE_MARKS["stopped"]: ("Phases", "the phase a session was in when it was closed early"),
     PHASE_MARKS["unreached"]: ("Phases", "a phase a session closed early never reached"),

@@ -52,6 +52,13 @@ class ReviewsTarget(Target):
 
 
 @dataclass(frozen=True)
+class EventsTarget(Target):
+    """A session's event log: what OCR recorded as it ran (`l` on the session)."""
+
+    session_id: str
+
+
+@dataclass(frozen=True)
 class MapRunTarget(Target):
     """One map-run directory (`map/runs/run-01` beside `map/runs/run-1`: both run 1): its
     review sections, their files and what the user marked reviewed."""

@@ -13,6 +13,7 @@ itself from one (`for_target`):
     DocumentTarget, ReviewerTarget -> DocumentScreen
     MapRunTarget                   -> MapRunScreen
     ReviewsTarget                  -> ReviewsScreen
+    EventsTarget                   -> EventsScreen
     SessionListTarget              -> the bottom of the stack (the session list)
 
 This module imports no screen, so every screen can use it: the screens register themselves

@@ -12,7 +12,8 @@ import pytest
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import WIDE_AT, SessionScreen, left_width
+from ocr_tui.ui.screens.session import WIDE_AT, SessionScreen
+from ocr_tui.ui.timeline_cells import left_limit, left_width
 from ocr_tui.ui.widgets.format_panes import FitTable, Labelled, LabelledRows, item_lines
 
 from .drilldown_tree import SID, DrillApp, build_tree
@@ -57,8 +58,9 @@ async def test_rounds_keep_every_column(tmp_path: Path, size) -> None:
         else:  # the phases beside, as wide as they need
             assert screen.has_class("-wide")
             assert phases.x < pane.x and phases.y == pane.y
-            assert screen.query_one("#session-left").region.width == left_width(app.sessions[SID])
-            assert left_width(app.sessions[SID]) < 41
+            limit = left_limit(size[0])
+            needs = left_width(app.sessions[SID], app.now(), limit)
+            assert screen.query_one("#session-left").region.width == needs <= limit
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

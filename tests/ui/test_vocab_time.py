@@ -138,9 +138,11 @@ async def test_relative_times_move_with_the_clock(home: Path) -> None:
         await wait_for(pilot, lambda: "14:52 UTC (11m ago)" in facts.plain, what="a tick")
 
 
-def test_the_timeline_says_how_long_not_when():
-    """The Phases pane showed `19:32:58Z` beside each phase: now how long each took (from
-    one phase's start to the next's) and, for the one under way, how long so far."""
+def test_the_timeline_says_how_long_and_when_in_one_form():
+    """The Phases pane showed `19:32:58Z` beside each phase: now when it was entered, as every
+    clock is shown (`HH:MM`, the day and zone in the pane's title), how long each took (from
+    one phase's start to the next's) and, for the one under way, how long so far; a bar of
+    each phase's time against the longest."""
     from ocr_tui.core.view import PhaseStep
     from ocr_tui.ui.screens.session import timeline_content
 
@@ -161,9 +163,13 @@ def test_the_timeline_says_how_long_not_when():
     )  # fmt: skip
     text = timeline_content(SessionView(timeline=steps, **base), NOW).plain
     assert [line.rstrip() for line in text.splitlines()] == [
-        "✓ 1 Context         2m 10s",
-        "✓ 2 Change Context  7m 50s",
-        "▶ 3 Reviews         5m 00s",
+        "✓ 1 Context         19:30   2m 10s █▋",
+        "✓ 2 Change Context  19:32   7m 50s ██████",
+        "▶ 3 Reviews         19:40   5m 00s ███▉",
         "· 4 Synthesis",
     ]
+    narrow = timeline_content(SessionView(timeline=steps, **base), NOW, room=34).plain
+    assert narrow.splitlines()[0].rstrip() == "✓ 1 Context         19:30   2m 10s"  # no bar
+    narrower = timeline_content(SessionView(timeline=steps, **base), NOW, room=24).plain
+    assert narrower.splitlines()[0].rstrip() == "✓ 1 Context          2m 10s"  # no time
     assert not OTHER_FORMS.search(text)

@@ -48,8 +48,8 @@ from ocr_tui.ui.reviews_cells import (
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
+from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
-from ocr_tui.ui.widgets.relabel_table import RelabelTable
 
 RECORDS_CSS = Path(__file__).parent.parent / "records.tcss"
 CRUMBS: list[tuple[str, Target | None]] = [("Sessions", SessionListTarget()), ("Reviews", None)]
@@ -101,7 +101,7 @@ class ReviewsScreen(Screen):
         yield Static(id="reviews-count", classes="dd-meta")
         with Vertical(id="reviews-pane", classes="dd-pane") as pane:
             pane.border_title = "Rounds"
-            yield RelabelTable(COLUMNS, flex=("session",), min_flex=12, id="reviews")
+            yield FitTable(COLUMNS, flex=("session",), min_flex=12, id="reviews")
             yield Static("No review rounds yet.", id="reviews-empty", classes="dd-empty")
         yield KeyFooter()
 
@@ -111,7 +111,7 @@ class ReviewsScreen(Screen):
         if theme_signal is not None:
             theme_signal.subscribe(self, lambda _theme: self.refresh_rows())
         self.refresh_rows()
-        self.query_one("#reviews", RelabelTable).focus()
+        self.query_one("#reviews", FitTable).focus()
 
     def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
         self.refresh_rows()
@@ -131,7 +131,7 @@ class ReviewsScreen(Screen):
         shown = self.shown
         now = self.app.now()
         compact = 0 < self.size.width < COMPACT_BELOW
-        table = self.query_one("#reviews", RelabelTable)
+        table = self.query_one("#reviews", FitTable)
         heads = labels(self.query_state, now, compact)
         if heads != self._labels:
             self._labels = heads

@@ -40,11 +40,13 @@ from ocr_tui.ui.navigation import (
     Target,
     adjacent_item,
 )
+from ocr_tui.ui.reviews_cells import triage_text
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
+from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
@@ -120,6 +122,7 @@ class RoundScreen(DrilldownScreen):
             pane.border_title = "Round documents"
             yield FitTable(DOC_COLUMNS, flex=("about",), id="round-docs", show_header=False)
             yield Static("No discourse.md or final.md yet.", id="docs-empty", classes="dd-empty")
+        yield NotesPane(id="round-notes", classes="dd-pane")
         yield KeyFooter()
 
     def after_mount(self) -> None:
@@ -160,6 +163,10 @@ class RoundScreen(DrilldownScreen):
         banner.update(verdict_content(rnd, kind, stopped=stopped))
         self._render_reviewers(rnd)
         self._render_docs(rnd)
+        notes = [n for n in view.notes if n.target in ("round", "finding")]
+        self.query_one(NotesPane).show(
+            [n for n in notes if n.round == self.round_number], self.now()
+        )
 
     def _title(self, view: SessionView, rnd: Round | None) -> Content:
         numbers = [r.number for r in view.rounds]
@@ -322,4 +329,6 @@ def verdict_content(rnd: Round | None, kind: str, *, stopped: bool = False) -> C
             (str(c.suggestions), "bold"),
             " suggestion" + ("" if c.suggestions == 1 else "s"),
         ]
+    if rnd.triage:  # the user's triage of the round (OCR's dashboard)
+        parts += ["   triage: ", (triage_text(rnd.triage), "bold")]
     return Content.assemble(*parts)

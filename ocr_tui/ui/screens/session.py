@@ -19,8 +19,7 @@ Every time is `fmt.when`'s: local, the zone named, how long ago where there is r
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from rich.style import Style
 from rich.text import Text
@@ -32,15 +31,14 @@ from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
-from ocr_tui.core.states import CURRENT
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import human_duration
-from ocr_tui.core.view import PhaseStep, Round, SessionView
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.drilldown import DrilldownScreen
 from ocr_tui.ui.navigation import (
     RUN_FILE,
     DocumentTarget,
+    EventsTarget,
     FindingsTarget,
     MapRunTarget,
     Open,
@@ -48,30 +46,34 @@ from ocr_tui.ui.navigation import (
     SessionTarget,
     round_target,
 )
-from ocr_tui.ui.style import MARK_STYLE, VERDICT_VAR, removed_banner, theme_style
+from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
+    DOC_COLUMNS,
+    ROUND_COLUMNS,
+    ROUNDS_KEY,
+    RUN_COLUMNS,
+    WIDE_AT,
+    meta_content,
+    problems_content,
+    round_labels,
+    round_rows,
+    run_rows,
+    trend_content,
+)
+from ocr_tui.ui.style import removed_banner, theme_style
+from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
+    APPROX,
+    TIMELINE_KEY,
+    left_limit,
+    left_width,
+    timeline_content,
+    timeline_title,
+)
+from ocr_tui.ui.widgets.agents_pane import AgentsPane
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
 from ocr_tui.ui.widgets.key_footer import KeyFooter
-
-ROUND_COLUMNS = [
-    ("round", "Round"),
-    ("reviewers", "Revs"),
-    ("findings", "Findings"),
-    ("counts", "Blk/Fix/Sug"),
-    ("verdict", "Verdict"),
-    ("bar", "By severity"),
-]
-RUN_COLUMNS = [("run", "Run"), ("state", "State"), ("files", "Files"), ("doc", "Document")]
-DOC_COLUMNS = [("name", "Document")]
-BAR_WIDTH = 10
-# Severity -> theme variable of its part of the bar (and of its count beside the bar).
-BAR_PARTS = (("critical", "error"), ("high", "error"), ("medium", "warning"), ("low", "primary"))
-ROUNDS_KEY = f"{CURRENT} current · +new −resolved =unchanged · ? all markers"
-WIDE_AT = 120  # from this many columns the phases are a column of their own
-
-# A theme colour as a rich Style (`style.theme_style` bound to the screen).
-ThemeStyle = Callable[..., Style]
+from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 
 @router.route(SessionTarget)
@@ -89,6 +91,13 @@ class SessionScreen(DrilldownScreen):
             tooltip="The map run under the cursor (else the latest): its sections, files and "
             "what is reviewed",
         ),  # fmt: skip
+        Binding(
+            "l",
+            "event_log",
+            "Event log",
+            id="session.events",
+            tooltip="What OCR recorded as the session ran: phases, rounds, closing (ocr.db)",
+        ),  # fmt: skip
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
 
@@ -98,7 +107,8 @@ class SessionScreen(DrilldownScreen):
         self._last_timeline: Content | None = None
         self._left_width = 0  # what the phases and documents need, wide (see `left_width`)
         self._applied_left: int | str | None = None
-        self._has_rounds: bool | None = None  # what `c` / `F` were last checked against
+        self._has_rounds: tuple[bool, bool] | None = None  # what `c` / `F` last saw
+        self._has_events: bool | None = None  # what `l` was last checked against
 
     @classmethod
     def for_target(cls, target: SessionTarget) -> SessionScreen:
@@ -129,6 +139,7 @@ class SessionScreen(DrilldownScreen):
             with Vertical(id="session-left"):
                 with Vertical(id="timeline-pane", classes="dd-pane") as pane:
                     pane.border_title = "Phases"
+                    pane.border_subtitle = TIMELINE_KEY
                     yield Static(id="timeline")
                 with Vertical(id="docs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Documents"
@@ -136,6 +147,7 @@ class SessionScreen(DrilldownScreen):
                     yield Static("No documents yet.", id="docs-empty", classes="dd-empty")
             with Vertical(id="session-right"):
                 yield FormatPanes(id="format-panes")
+                yield AgentsPane(id="agents-pane", classes="dd-pane")
                 with Vertical(id="rounds-pane", classes="dd-pane") as pane:
                     pane.border_title = "Rounds"
                     pane.border_subtitle = ROUNDS_KEY
@@ -143,7 +155,7 @@ class SessionScreen(DrilldownScreen):
                     trend.styles.padding = (0, 1)  # in line with the table's first column
                     yield trend
                     rounds = FitTable(
-                        ROUND_COLUMNS, flex=("verdict", "bar"), wrap=("bar",), id="rounds"
+                        ROUND_COLUMNS, flex=("verdict", "bar"), wrap=("verdict", "bar"), id="rounds"
                     )
                     # The cells' colours (the severity bar, the verdict) stay on the cursor
                     # row: the cursor gives the row its background only.
@@ -153,6 +165,7 @@ class SessionScreen(DrilldownScreen):
                 with Vertical(id="runs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Map runs"
                     yield FitTable(RUN_COLUMNS, flex=("doc",), id="runs")
+                yield NotesPane(id="notes-pane", classes="dd-pane")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -165,6 +178,9 @@ class SessionScreen(DrilldownScreen):
         if action == "map_run":
             view = self.view
             return view is not None and bool(view.map_runs)
+        if action == "event_log":
+            view = self.view
+            return view is not None and bool(view.events)
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
@@ -172,6 +188,8 @@ class SessionScreen(DrilldownScreen):
             return no_round_reason(self.view)
         if action == "map_run":
             return "This session has no map run."
+        if action == "event_log":
+            return events_reason(self.view)
         return super().explain_disabled(action, parameters)
 
     def after_mount(self) -> None:
@@ -185,12 +203,26 @@ class SessionScreen(DrilldownScreen):
             self.set_interval(1.0, self._tick)
 
     def on_resize(self, event: events.Resize) -> None:
+        view = self.view
+        if view is not None:  # what the timeline shows depends on the room it has
+            self._left_width = left_width(view, self.now(), left_limit(event.size.width))
         self._arrange(event.size.width)
+        if view is not None:
+            self._render_timeline(view, self.now())
+
+    @property
+    def timeline_room(self) -> int | None:
+        """The timeline's columns in the left column of a wide screen (None: stacked, the
+        screen's width is room enough)."""
+        width = self.size.width
+        if width < WIDE_AT:
+            return None
+        return min(max(self._left_width, 24), left_limit(width)) - 4
 
     def _arrange(self, width: int | None = None) -> None:
         """Narrow: the rounds (or a format's details) above the phases, stacked, full width;
         wide: the phases and documents a column on the left, as wide as they need (at most
-        40 % of the screen). `-narrow` / `-wide` (HORIZONTAL_BREAKPOINTS) set the rest."""
+        `left_limit`). `-narrow` / `-wide` (HORIZONTAL_BREAKPOINTS) set the rest."""
         width = self.size.width if width is None else width
         if width <= 0:
             return
@@ -202,7 +234,7 @@ class SessionScreen(DrilldownScreen):
             body.move_child(right, before=left)
         elif wide and first is right:
             body.move_child(left, before=right)
-        value: int | str = min(max(self._left_width, 24), width * 2 // 5) if wide else "1fr"
+        value: int | str = min(max(self._left_width, 24), left_limit(width)) if wide else "1fr"
         if value != self._applied_left:
             self._applied_left = value
             left.styles.width = value
@@ -237,7 +269,13 @@ class SessionScreen(DrilldownScreen):
         self._render_rounds(view)
         self._render_runs(view)
         self._render_docs(view)
-        left = left_width(view, now)
+        self.query_one(AgentsPane).show(view, now)
+        self.query_one(NotesPane).show(view.notes, now)
+        has_events = bool(view.events)
+        if has_events != self._has_events:  # `l` follows the events there are
+            self._has_events = has_events
+            self.refresh_bindings()
+        left = left_width(view, now, left_limit(self.size.width))
         if left != self._left_width:
             self._left_width = left
             self._arrange()
@@ -256,6 +294,7 @@ class SessionScreen(DrilldownScreen):
         panes = self.query_one(FormatPanes)
         if panes.display:
             panes.show_facts(view, now)
+        self.query_one(AgentsPane).show(view, now)  # the heartbeat ages
 
     def _render_meta(self, view: SessionView, now: datetime) -> None:
         meta = meta_content(view, now, self.stall_limit)
@@ -266,13 +305,18 @@ class SessionScreen(DrilldownScreen):
     def _render_timeline(self, view: SessionView, now: datetime) -> None:
         pane = self.query_one("#timeline-pane")
         pane.display = bool(view.timeline)  # iDumb's free-text phase has no timeline
-        timeline = timeline_content(view, now)
+        room = self.timeline_room
+        timeline = timeline_content(view, now, room)
         if timeline != self._last_timeline:
             self._last_timeline = timeline
             self.query_one("#timeline", Static).update(timeline)
+            pane.border_title = timeline_title(view, now, room)
+            approximate = any(step.approximate for step in view.timeline)
+            pane.border_subtitle = TIMELINE_KEY if approximate else ""
 
     def _render_rounds(self, view: SessionView) -> None:
         table = self.query_one("#rounds", FitTable)
+        table.set_labels(round_labels(view))
         rows = round_rows(view, self._style)
         table.sync_rows(rows)
         table.display = bool(rows)
@@ -340,6 +384,13 @@ class SessionScreen(DrilldownScreen):
                 key = None
         self._open_run(key)
 
+    def action_event_log(self) -> None:
+        view = self.view
+        if view is None or not view.events:
+            self.notify(events_reason(view), severity="warning", markup=False)
+            return
+        self.post_message(Open(EventsTarget(self.session_id)))
+
     def action_current_round(self) -> None:
         view = self.view
         if view is None or view.current is None:
@@ -357,6 +408,15 @@ class SessionScreen(DrilldownScreen):
         self.post_message(Open(FindingsTarget(self.session_id, latest.number, latest.path)))
 
 
+def events_reason(view: SessionView | None) -> str:
+    """Why `l` (the event log) has nothing to show."""
+    if view is None:
+        return "This session is not read yet: it has no event log."
+    if view.source != "ocr.db":
+        return f"Read from {view.source}: only OCR's ocr.db (OCR 1.5+) records an event log."
+    return "OCR has recorded no event for this session yet."
+
+
 def no_round_reason(view: SessionView | None) -> str:
     """Why `c` (current round) and `F` (findings) do nothing on this session."""
     if view is None:
@@ -367,259 +427,3 @@ def no_round_reason(view: SessionView | None) -> str:
     if view.workflow == "map":
         return "This map session has no review round: c and F have nothing to open."
     return "This session has no review round yet: c and F have nothing to open."
-
-
-SEP = (" · ", "$foreground-muted")
-
-
-def meta_content(view: SessionView, now: datetime, stall_limit: float | None = None) -> Content:
-    """Two lines: `review · active · phase 4/8 Parallel Reviews · elapsed 12m 03s` (with
-    `stalled: no activity for 36m (limit 30m)` when it is) and `started 14:02 UTC (12m ago) ·
-    last activity 14:13 UTC (just now) · read from state.json`."""
-    status_style = "$success" if view.running else "$foreground-muted"
-    status = "complete" if view.complete else fmt.words(view.status)
-    parts: list = [(fmt.words(view.workflow), "bold"), SEP, (status, status_style)]
-    if view.stalled and view.status != "closed":
-        parts += [SEP, (f"stalled: {fmt.stall_text(view, now, stall_limit)}", "$text-warning")]
-    parts += [SEP, *phase_progress(view)]
-    seconds = fmt.elapsed_seconds(view, now)
-    shown = fmt.ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
-    parts += [SEP, "elapsed ", (shown, "bold")]
-    second: list = [("started ", "$foreground-muted"), fmt.when(fmt.started_at(view), now) or "—"]
-    if view.last_activity:
-        second += [SEP, ("last activity ", "$foreground-muted"), fmt.when(view.last_activity, now)]
-    second += [SEP, ("read from ", "$foreground-muted"), safe_line(view.source)]
-    return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
-
-
-def phase_progress(view: SessionView) -> list:
-    """`phase ▰▰▰▱▱▱▱▱ 3/8 Subsection Planning`: the place among the phases as the list shows
-    it, the same for every format (the bar only where the number of phases is known)."""
-    fraction, label = fmt.phase_parts(view)  # `4/8`; none when the total is not known
-    parts: list = ["phase "]
-    if fraction:
-        done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
-        parts += [(done, "$text-accent"), (todo, "$text-muted"), f" {fraction} "]
-    return [*parts, (safe_line(label), "$accent")]
-
-
-TICKING_ROOM = 7  # a running phase's duration as it grows: `59m 59s`
-
-
-def duration_room(view: SessionView, now: datetime | None = None) -> int:
-    """The timeline's duration column: its longest duration (`skipped` for a skipped phase),
-    room for `59m 59s` beside a phase that runs (only its duration depends on `now`)."""
-    now = now or datetime.now(UTC)
-    room = 0
-    for i, step in enumerate(view.timeline):
-        seconds = step_seconds(view.timeline, i, now, view.running)
-        if step.state == "skipped":
-            took = "skipped"
-        else:
-            took = human_duration(seconds) if seconds is not None else ""
-        if step.state == "current" and view.running:
-            room = max(room, TICKING_ROOM)
-        room = max(room, len(took))
-    return room
-
-
-def left_width(view: SessionView, now: datetime | None = None) -> int:
-    """What the left column needs: the timeline (mark, the longest label, the longest
-    duration: `duration_room`) and the longest document name, with the panes' borders and
-    padding."""
-    label = max((len(safe_line(f"{s.number} {s.label}")) for s in view.timeline), default=0)
-    room = duration_room(view, now)
-    timeline = 2 + label + (2 + room if room else 0) if view.timeline else 0
-    docs = max((len(safe_line(d)) for d in view.documents), default=0) + 2
-    return max(timeline, docs) + 4
-
-
-def problems_content(view: SessionView, now: datetime) -> Content:
-    """One line per problem, its times as every time is shown."""
-    mark = f"{fmt.glyph('problem')} "
-    return Content("\n").join(
-        Content.assemble((mark, "$text-error"), fmt.times_in(safe_line(p), now))
-        for p in view.problems
-    )
-
-
-def step_marks(view: SessionView) -> list[str]:
-    """Each phase's `fmt.PHASE_MARKS` key: a session closed early shows the phase it stopped in
-    as `stopped` and those it never reached as `unreached`."""
-    closed_early = view.status == "closed" and not view.complete
-    out = []
-    for step in view.timeline:
-        state = step.state if step.state in fmt.PHASE_MARKS else "pending"
-        if closed_early and state == "current":
-            state = "stopped"
-        elif closed_early and state == "pending":
-            state = "unreached"
-        out.append(state)
-    return out
-
-
-def step_seconds(steps: list[PhaseStep], i: int, now: datetime, running: bool) -> int | None:
-    """How long phase `i` took (or, current in a running session, has taken so far): its own
-    duration, else from its start to the next phase's start; None when not known."""
-    step = steps[i]
-    if step.state == "current":
-        at = fmt.ts(step.at)
-        if running and at is not None:
-            return max(0, int((now - at).total_seconds()))
-        return None if step.seconds is None else int(step.seconds)
-    if step.seconds is not None:
-        return int(step.seconds)
-    if step.state == "done" and i + 1 < len(steps):
-        start, end = fmt.ts(step.at), fmt.ts(steps[i + 1].at)
-        if start is not None and end is not None and end >= start:
-            return int((end - start).total_seconds())
-    return None
-
-
-def timeline_content(view: SessionView, now: datetime) -> Content:
-    """`✓ 2 Change Context  3m 10s` per phase: its mark, number and label (the labels one
-    column, as wide as the longest), and how long it took; the current phase how long it has
-    run, ticking; a skipped one says so."""
-    steps = view.timeline
-    labels = [safe_line(f"{step.number} {step.label}") for step in steps]
-    width = max((len(x) for x in labels), default=0)
-    lines = []
-    for i, state in enumerate(step_marks(view)):
-        style = MARK_STYLE.get(state, "")
-        seconds = step_seconds(steps, i, now, view.running)
-        took = human_duration(seconds) if seconds is not None else ""
-        if state == "skipped":
-            took = "skipped"
-        lines.append(
-            Content.assemble(
-                (f"{fmt.PHASE_MARKS[state]} ", style),
-                (labels[i].ljust(width), "" if state == "done" else style),
-                (f"  {took}" if took else "", "$foreground-muted"),
-            )
-        )
-    return Content("\n").join(lines)
-
-
-TONE_VAR = {"bad": "$text-error", "good": "$text-success", "warn": "$text-warning"}
-
-
-def trend_content(view: SessionView) -> Content | None:
-    """The blocker trend above the rounds table (`fmt.blocker_trend`); None without rounds."""
-    parts = fmt.blocker_trend(view.rounds)
-    if parts is None:
-        return None
-    styles = TONE_VAR | {"muted": "$foreground-muted", "": ""}
-    return Content.assemble(*((text, styles[tone]) for text, tone in parts))
-
-
-# -- table rows (DataTable cells are rich Text, styled with the theme's colours) ---------------
-
-
-def round_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
-    """One row per round, keyed by directory: `rounds/round-01` and `rounds/round-1` are both
-    round 1."""
-    most = max((r.reviewer_findings for r in view.rounds), default=0)
-    return [(rnd.path, round_cells(view, rnd, most, style)) for rnd in view.rounds]
-
-
-def round_cells(view: SessionView, rnd: Round, most: int, style: ThemeStyle) -> list[Text]:
-    """Round, reviewers, findings (with their change against the round before), counts,
-    verdict (a round without one: `in progress`, or `stopped` in a closed session), bar (with
-    its counts)."""
-    muted = style("foreground-muted")
-    tone = {"warn": style("warning"), "good": style("success"), "muted": muted}
-    current = view.current is not None and rnd.path == view.current.path
-    twin = fmt.twin_name(view.rounds, rnd)
-    label = Text(
-        f"{rnd.number}{f' ({twin})' if twin else ''}{f' {CURRENT}' if current else ''}",
-        style="bold" if current else "",
-    )
-    findings = Text(str(rnd.findings))
-    for text, kind in fmt.findings_change(rnd):
-        findings.append(" " + text, style=tone[kind])
-    if rnd.counts is not None:
-        c = rnd.counts
-        counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
-        if c.blockers:
-            counts.stylize(style("error", bold=True), 0, len(str(c.blockers)))
-    else:
-        counts = Text("—", style=muted)
-    var = VERDICT_VAR.get(fmt.verdict_kind(rnd))
-    if rnd.verdict:
-        verdict_style = style(var, bold=True) if var else style("foreground")
-        verdict = Text(safe_line(rnd.verdict), style=verdict_style)
-    elif rnd.complete:
-        verdict = Text("no verdict", style=muted)
-    else:  # no synthesis yet: the round's state says more than "—"
-        verdict = _state_cell(rnd.complete, view, style)
-    reviewers = Text(str(len(rnd.reviewers)))
-    return [label, reviewers, findings, counts, verdict, severity_bar(rnd, most, style)]
-
-
-STATE_VAR = {"done": "success", "stopped": "foreground-muted", "open": "accent"}
-
-
-def _state_cell(complete: bool, view: SessionView, style: ThemeStyle) -> Text:
-    state = fmt.round_state(complete, view)
-    return Text(fmt.ROUND_STATES[state], style=style(STATE_VAR[state]))
-
-
-def severity_counts(rnd: Round) -> dict[str, int]:
-    """The reviewers' findings by the bar's severities (info counts as low)."""
-    return {
-        "critical": sum(r.severity.critical for r in rnd.reviewers),
-        "high": sum(r.severity.high for r in rnd.reviewers),
-        "medium": sum(r.severity.medium for r in rnd.reviewers),
-        "low": sum(r.severity.low + r.severity.info for r in rnd.reviewers),
-    }
-
-
-def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
-    """BAR_WIDTH cells scaled to the round whose reviewers reported the most findings (each
-    reviewer's count: a finding three reviewers raised is three), coloured by severity, then
-    the counts in words (`2 high 3 medium`): the colours alone are no key. Foreground colours
-    only: the row (the cursor) owns the background."""
-    bar = Text()
-    if most <= 0:
-        return Text("·" * BAR_WIDTH, style=style("foreground-muted"))
-    reported = rnd.reviewer_findings
-    total_cells = max(1, round(reported / most * BAR_WIDTH)) if reported else 0
-    sev = severity_counts(rnd)
-    used = 0
-    for i, (name, var) in enumerate(BAR_PARTS):
-        if i == len(BAR_PARTS) - 1:
-            cells = total_cells - used
-        else:
-            cells = round(sev[name] / reported * total_cells) if reported else 0
-            cells = min(cells, total_cells - used)
-        if cells > 0:
-            bar.append("█" * cells, style=style(var))
-            used += cells
-    bar.append("·" * (BAR_WIDTH - used), style=style("foreground-muted"))
-    for name, var in BAR_PARTS:
-        if sev[name]:
-            bar.append(f" {sev[name]} ", style=style(var, bold=True))
-            bar.append(name, style=style(var))
-    return bar
-
-
-def run_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
-    """One row per document of each map run (a run without documents: one row, keyed by the
-    run's directory)."""
-    rows = []
-    for run in view.map_runs:
-        state = _state_cell(run.complete, view, style)
-        files = Text("—" if run.files is None else str(run.files))
-        twin = fmt.twin_name(view.map_runs, run)
-        number = f"{run.number} ({twin})" if twin else str(run.number)
-        docs = run.documents or [None]
-        for i, rel in enumerate(docs):
-            first = i == 0
-            cells = [
-                Text(number if first else ""),
-                state if first else Text(""),
-                files if first else Text(""),
-                Text(safe_line(rel.rsplit("/", 1)[-1]) if rel else "—"),
-            ]
-            rows.append((rel or run.path, cells))
-    return rows

@@ -159,6 +159,7 @@ class FitTable(DrillTable):
         self._wrap = tuple(k for k in wrap if k in self._flex)
         self._min_flex = min_flex
         self._natural: dict[str, int] = {}
+        self._longest_word: dict[str, int] = {}  # of each `wrap` column's cells
 
     def sync_rows(self, rows: Sequence[tuple[str, Sequence]]) -> None:
         index = {key: i for i, (key, _) in enumerate(self._column_spec)}
@@ -181,8 +182,26 @@ class FitTable(DrillTable):
             )
             for i, (key, label) in enumerate(self._column_spec)
         }
+        self._longest_word = {
+            key: max(
+                (len(word) for _, cells in shown if i < len(cells) for word in _plain(cells[i])),
+                default=0,
+            )
+            for i, (key, _label) in enumerate(self._column_spec)
+            if key in self._wrap
+        }
         super().sync_rows(shown)
         self.fit()
+
+    def set_labels(self, labels: dict[str, str]) -> None:
+        """Header labels that change with the width or the data (`Blockers` → `Blk`), measured
+        as shown (the columns are sized by `_column_spec`'s labels); unchanged labels are no
+        work, so a screen may set them on every tick."""
+        spec = tuple((key, labels.get(key, label)) for key, label in self._column_spec)
+        if spec == self._column_spec:
+            return
+        self._column_spec = spec
+        super().set_labels(labels)
 
     def on_resize(self) -> None:
         self.fit()
@@ -200,12 +219,24 @@ class FitTable(DrillTable):
         fixed = sum(n + pad for k, n in self._natural.items() if k not in flex)
         left = width - fixed - pad * len(flex)
         widths: dict[str, int] = {}
-        # Fair shares: the narrowest first, each at most its widest cell; what one does not
-        # need goes to the next.
-        for n, key in enumerate(sorted(flex, key=lambda k: self._natural.get(k, 0))):
-            share = left // (len(flex) - n)
-            widths[key] = max(self._min_flex, min(self._natural.get(key, 0), share))
-            left -= widths[key]
+        # A column that wraps loses no text when narrow, one that is cut does: the cut ones
+        # are served first, while each wrapping one keeps room for its longest word.
+        cut = [k for k in flex if k not in self._wrap]
+        wrapped = [k for k in flex if k in self._wrap]
+        labels = dict(self._column_spec)  # a header does not wrap: it is kept whole too
+        floor = {k: self._min_flex for k in cut} | {
+            k: max(self._min_flex, self._longest_word.get(k, 0), cell_len(labels.get(k, "")))
+            for k in wrapped
+        }
+        for group, room in ((cut, left - sum(floor[k] for k in wrapped)), (wrapped, None)):
+            if room is None:
+                room = left - sum(widths.values())
+            # Fair shares: the narrowest first, each at most its widest cell; what one does
+            # not need goes to the next.
+            for n, key in enumerate(sorted(group, key=lambda k: self._natural.get(k, 0))):
+                share = room // (len(group) - n)
+                widths[key] = max(floor[key], min(self._natural.get(key, 0), share))
+                room -= widths[key]
         changed = False
         for key, w in widths.items():
             column = self.columns[ColumnKey(key)]
@@ -234,7 +265,9 @@ class FitTable(DrillTable):
             height = 1
             for i, column in wrap:
                 cell = cells[i] if i < len(cells) else None
-                if isinstance(cell, Text) and column.width and cell.cell_len > column.width:
+                if not isinstance(cell, Text) or not column.width:
+                    continue
+                if cell.cell_len > column.width or "\n" in cell.plain:
                     height = max(height, len(cell.wrap(console, column.width)))
             if row.height != height:
                 row.height = height
@@ -247,6 +280,10 @@ class FitTable(DrillTable):
         """The width a column is drawn at (tests)."""
         column = self.columns[ColumnKey(key)]
         return column.width if not column.auto_width else column.content_width
+
+
+def _plain(cell: object) -> list[str]:
+    return (cell.plain if isinstance(cell, Text) else str(cell)).split()
 
 
 def _width(cell: object) -> int:

@@ -1,0 +1,201 @@
+"""The session screen's phase timeline (issue 13, item 1): each phase's mark, number and label,
+when it was entered, how long it took, and a bar of its share of the session's time.
+
+`✓ 2 Change Context   14:02   3m 10s  ████▌`
+
+- the times are `fmt.when`'s `cell` (the pane's title names the zone); a time OCR did not
+  record but ocr-tui guessed from the files a phase wrote (state.json eras, sessions of files
+  only: `PhaseStep.approximate`) starts with `~`, and so does its duration;
+- the current phase of a running session shows how long it has run, ticking;
+- the bar is the phase's time against the longest phase's, in eighths of a cell, so the
+  phase that took longest is the full BAR cells and the others are drawn to its scale.
+
+Pure: no widget, no IO; the screen and the tests call it with a view and a time.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from textual.content import Content
+
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import human_duration
+from ocr_tui.core.view import PhaseStep, SessionView
+from ocr_tui.ui import fmt
+from ocr_tui.ui.style import MARK_STYLE
+
+TICKING_ROOM = 7  # a running phase's duration as it grows: `59m 59s`
+BAR = 6  # the longest phase's bar, in cells
+EIGHTHS = " ▏▎▍▌▋▊▉"
+APPROX = "~"  # a time guessed from file times, not recorded
+TIMELINE_KEY = f"{APPROX} approximate (from file times) · bar: time against the longest phase"
+
+
+def step_marks(view: SessionView) -> list[str]:
+    """Each phase's `fmt.PHASE_MARKS` key: a session closed early shows the phase it stopped in
+    as `stopped` and those it never reached as `unreached`."""
+    closed_early = view.status == "closed" and not view.complete
+    out = []
+    for step in view.timeline:
+        state = step.state if step.state in fmt.PHASE_MARKS else "pending"
+        if closed_early and state == "current":
+            state = "stopped"
+        elif closed_early and state == "pending":
+            state = "unreached"
+        out.append(state)
+    return out
+
+
+def step_seconds(steps: list[PhaseStep], i: int, now: datetime, running: bool) -> int | None:
+    """How long phase `i` took (or, current in a running session, has taken so far): its own
+    duration, else from its start to the next phase's start; None when not known."""
+    step = steps[i]
+    if step.state == "current":
+        at = fmt.ts(step.at)
+        if running and at is not None:
+            return max(0, int((now - at).total_seconds()))
+        return None if step.seconds is None else int(step.seconds)
+    if step.seconds is not None:
+        return int(step.seconds)
+    if step.state == "done" and i + 1 < len(steps):
+        start, end = fmt.ts(step.at), fmt.ts(steps[i + 1].at)
+        if start is not None and end is not None and end >= start:
+            return int((end - start).total_seconds())
+    return None
+
+
+def _took(step: PhaseStep, seconds: int | None) -> str:
+    if step.state == "skipped":
+        return "skipped"
+    if seconds is None:
+        return ""
+    return (APPROX if step.approximate else "") + human_duration(seconds)
+
+
+def one_day(view: SessionView) -> date | None:
+    """The local date every phase was entered on, when they share one: the times then say
+    the clock alone (and the pane's title the date)."""
+    days = {at.astimezone().date() for s in view.timeline if (at := fmt.ts(s.at)) is not None}
+    return days.pop() if len(days) == 1 else None
+
+
+def _entered(step: PhaseStep, now: datetime, clock_only: bool) -> str:
+    at = fmt.ts(step.at)
+    if at is None:
+        return ""
+    shown = f"{at.astimezone():%H:%M}" if clock_only else fmt.when(at, now, "cell")
+    return (APPROX if step.approximate else "") + shown
+
+
+def bar(seconds: int | None, longest: int, width: int = BAR) -> str:
+    """`seconds` against `longest` in `width` cells, to an eighth of a cell (a phase that took
+    any time at all shows at least a sliver)."""
+    if not seconds or longest <= 0:
+        return ""
+    eighths = max(1, round(min(seconds, longest) / longest * width * 8))
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def _columns(view: SessionView, now: datetime) -> tuple[list[str], list[str], list[str], list]:
+    steps = view.timeline
+    seconds = [step_seconds(steps, i, now, view.running) for i in range(len(steps))]
+    labels = [safe_line(f"{s.number} {s.label}") for s in steps]
+    clock_only = one_day(view) is not None
+    entered = [_entered(s, now, clock_only) for s in steps]
+    took = [_took(s, sec) for s, sec in zip(steps, seconds, strict=True)]
+    return labels, entered, took, seconds
+
+
+def duration_room(view: SessionView, now: datetime | None = None) -> int:
+    """The duration column: its longest duration (`skipped` for a skipped phase), room for
+    `59m 59s` beside a phase that runs (only its duration depends on `now`)."""
+    now = now or datetime.now(UTC)
+    _labels, _entered_at, took, _seconds = _columns(view, now)
+    room = max((len(t) for t in took), default=0)
+    if view.running and any(s.state == "current" for s in view.timeline):
+        room = max(room, TICKING_ROOM + any(s.approximate for s in view.timeline))
+    return room
+
+
+def timeline_width(
+    view: SessionView, now: datetime | None = None, *, at: bool = True, bar: bool = True
+) -> int:
+    """The timeline's widest line: mark, label, (entered,) duration (and bar), with their
+    gaps."""
+    if not view.timeline:
+        return 0
+    now = now or datetime.now(UTC)
+    labels, entered, _took, seconds = _columns(view, now)
+    width = 2 + max(len(x) for x in labels)
+    at_w = max(len(x) for x in entered) if at else 0
+    width += 2 + at_w if at_w else 0
+    room = duration_room(view, now)
+    width += 2 + room if room else 0
+    return width + (1 + BAR if bar and any(seconds) else 0)
+
+
+def timeline_fit(view: SessionView, now: datetime, room: int | None) -> tuple[bool, bool]:
+    """Which of the entered time and the bar the timeline shows in `room` columns (None:
+    any): both where they fit, else the time alone, else neither (the label and the
+    duration are never given up)."""
+    for at, bar in ((True, True), (True, False), (False, False)):
+        if room is None or timeline_width(view, now, at=at, bar=bar) <= room:
+            return at, bar
+    return False, False
+
+
+def left_limit(width: int) -> int:
+    """The most a wide session screen of `width` columns gives its left column: 40 %."""
+    return width * 2 // 5
+
+
+def left_width(view: SessionView, now: datetime | None = None, limit: int | None = None) -> int:
+    """What the left column needs: the timeline (`timeline_width`, as much of it as fits in
+    `limit` columns: `timeline_fit`) and the longest document name, with the panes' borders
+    and padding."""
+    now = now or datetime.now(UTC)
+    docs = max((len(safe_line(d)) for d in view.documents), default=0) + 2
+    at, bar = timeline_fit(view, now, None if limit is None else limit - 4)
+    return max(timeline_width(view, now, at=at, bar=bar), docs) + 4
+
+
+def timeline_title(view: SessionView, now: datetime, room: int | None = None) -> str:
+    """The pane's title: `Phases` and, when times are shown, their day and zone."""
+    if not any(s.at for s in view.timeline) or not timeline_fit(view, now, room)[0]:
+        return "Phases · took" if any(s.at or s.seconds for s in view.timeline) else "Phases"
+    day, today = one_day(view), now.astimezone().date()
+    on = ""
+    if day is not None and day != today:  # `Nov 21`, `2025-11-21` before this year
+        on = f" {day:%b} {day.day}" if day.year == today.year else f" {day.isoformat()}"
+    return f"Phases · entered{on} ({fmt.zone_name(now)}) · took"
+
+
+def timeline_content(view: SessionView, now: datetime, room: int | None = None) -> Content:
+    """One line per phase (module doc): the labels, times and durations each one column, as
+    wide as their longest; the bar in the phase's colour. In `room` columns, as much as fits
+    (`timeline_fit`)."""
+    if not view.timeline:
+        return Content("")
+    show_at, show_bar = timeline_fit(view, now, room)
+    labels, entered, took, seconds = _columns(view, now)
+    label_w = max(len(x) for x in labels)
+    at_w = max(len(x) for x in entered) if show_at else 0
+    took_w = max(duration_room(view, now), 0)
+    longest = max((s for s in seconds if s), default=0)
+    lines = []
+    for i, state in enumerate(step_marks(view)):
+        style = MARK_STYLE.get(state, "")
+        parts: list = [
+            (f"{fmt.PHASE_MARKS[state]} ", style),
+            (labels[i].ljust(label_w), "" if state == "done" else style),
+        ]
+        if at_w:
+            parts.append((f"  {entered[i].rjust(at_w)}", "$foreground-muted"))
+        if took_w:
+            parts.append((f"  {took[i].rjust(took_w)}", "$foreground-muted"))
+        drawn = bar(seconds[i], longest) if show_bar else ""
+        if drawn:
+            parts.append((f" {drawn}", "$text-accent" if state == "current" else style or ""))
+        lines.append(Content.assemble(*parts))
+    return Content("\n").join(lines)
