@@ -22,7 +22,7 @@ from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 from .builders import NOW, SIZE, fixed_clock, loaded, wait_until
-from .records_db import AUTH, give_records, replace_db
+from .records_db import AUTH, MAP, give_records, replace_db
 
 ESC = "\x1b"
 
@@ -298,3 +298,37 @@ def test_snapshot_event_log(project: Project, snap_compare) -> None:
 
     assert snap_compare(make_app(project, clock=fixed_clock), terminal_size=SIZE,
                         run_before=run_before)  # fmt: skip
+
+
+async def test_the_oldest_schema_and_a_database_without_these_tables(project: Project) -> None:
+    """command_executions as migration 1 made it (no pid, heartbeat, persona or model): the
+    agent runs, nothing said of what is not known. ocr.db without the events, agents and notes
+    tables: no error, nothing shown, `l` says OCR recorded nothing yet."""
+    give_records(project)  # ocr.db with triage and map tables only
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_auth(pilot)
+        assert app.sessions[AUTH].source == "ocr.db" and not app.sessions[AUTH].problems
+        assert not screen.query_one(AgentsPane).display
+        assert not screen.query_one("#notes-pane").display
+        await pilot.press("l")
+        await pilot.pause()
+        assert app.screen is screen
+        messages = [n.message for n in app._notifications]
+        assert "OCR has recorded no event for this session yet." in messages
+
+        replace_db(
+            project.db_path,
+            "CREATE TABLE command_executions (id INTEGER PRIMARY KEY AUTOINCREMENT, command "
+            "TEXT, args TEXT, exit_code INTEGER, started_at TEXT, finished_at TEXT, output TEXT);"
+            f"INSERT INTO command_executions (command, started_at) VALUES ('review', {q(ts(3))});"
+            # without workflow_id, an agent is the newest active session's: make it this one
+            f"UPDATE sessions SET status = 'closed' WHERE id = {q(MAP)};",
+        )
+        await wait_until(pilot, lambda: screen.query_one(AgentsPane).display)
+        await pilot.pause()
+        assert screen.query_one(AgentsPane).border_title == "Running agents · 1"
+        row = [column(app, "#agents", key)[0] for key in ("command", "persona", "model")]
+        assert row == ["review", "—", "—"]
+        assert column(app, "#agents", "beat") == ["none"]
+        assert column(app, "#agents", "state") == ["● running"]
