@@ -107,12 +107,12 @@ class OcrTuiApp(LiveApp):
 
     @on(Open)
     def _open(self, message: Open) -> None:
-        self.open_target(message.target, message.how)
+        self.open_target(message.target, message.how, message.via)
 
-    def open_target(self, target: Target, how: How = "push") -> bool:
+    def open_target(self, target: Target, how: How = "push", via: tuple[Target, ...] = ()) -> bool:
         """Show `target` (see `navigation.How`); False if no screen shows it."""
         _import_drilldown_screens()
-        if router.navigate(self, target, how):
+        if router.navigate(self, target, how, via):
             return True
         self.notify("There is nothing to show for this yet.", severity="warning", markup=False)
         return False

@@ -163,7 +163,8 @@ class DrilldownScreen(Screen):
     def action_back(self) -> None:
         parent = self.parent_target() if self.moved else None
         if parent is not None:
-            self.post_message(Open(parent, how="back"))
+            index = self._crumb_targets.index(parent)
+            self.post_message(Open(parent, how="back", via=self._crumbs_before(index)))
         elif len(self.app.screen_stack) > 1:
             self.app.pop_screen()
 
@@ -190,10 +191,13 @@ class DrilldownScreen(Screen):
         if 0 <= index < len(self._crumb_targets):
             target = self._crumb_targets[index]
             if target is not None:
-                self.post_message(Open(target, how="back"))
+                self.post_message(Open(target, how="back", via=self._crumbs_before(index)))
+
+    def _crumbs_before(self, index: int) -> tuple[Target, ...]:
+        return tuple(t for t in self._crumb_targets[:index] if t is not None)
 
     @on(Open)
     def _open_without_an_app_router(self, message: Open) -> None:
         if not isinstance(self.app, Navigator):  # the app would route it: let it bubble there
             message.stop()
-            router.navigate(self.app, message.target, message.how)
+            router.navigate(self.app, message.target, message.how, message.via)

@@ -120,7 +120,9 @@ class DocumentTarget(Target):
 # - "push": on top of the current screen (Enter on a row);
 # - "back": a breadcrumb, or Esc after `[`/`]` moved the screen sideways: back to the screen
 #   showing the target if the stack holds one (the nearest), else to the screen right below if
-#   it can show the target in place (a round screen, another round), else the current screen
+#   it can show the target in place (a round screen, another round), else back to the nearest
+#   of the breadcrumb's places before it (`via`) that the stack holds, with the places after
+#   that one opened on it (Back then keeps following the breadcrumb), else the current screen
 #   is replaced by one for it (the stack never grows);
 # - "step": `[`/`]` from a document to a round without that file: the screen right below
 #   shows the target in place if it can (a round screen of the same session) and is popped
@@ -132,17 +134,20 @@ class Open(Message):
     """Show `target`. Posted by a screen; the app (or, in an app that does not route, the
     drill-down screen itself) hands it to the router."""
 
-    def __init__(self, target: Target, how: How = "push") -> None:
+    def __init__(self, target: Target, how: How = "push", via: tuple[Target, ...] = ()) -> None:
         super().__init__()
         self.target = target
         self.how: How = how
+        self.via = via  # "back": the breadcrumb's places before the target, outermost first
 
 
 @runtime_checkable
 class Navigator(Protocol):
     """An app that routes `Open` messages itself (`OcrTuiApp`)."""
 
-    def open_target(self, target: Target, how: How = "push") -> bool: ...
+    def open_target(
+        self, target: Target, how: How = "push", via: tuple[Target, ...] = ()
+    ) -> bool: ...
 
 
 # -- session-relative paths: which round or run a file belongs to ----------------------------

@@ -60,10 +60,10 @@ def screen_for(target: Target) -> Screen | None:
     return cls.for_target(target) if cls is not None else None
 
 
-def navigate(app: App, target: Target, how: How = "push") -> bool:
+def navigate(app: App, target: Target, how: How = "push", via: tuple[Target, ...] = ()) -> bool:
     """Show `target` (see `navigation.How`). False if nothing could show it."""
     if how == "back" or isinstance(target, SessionListTarget):
-        if _back_to(app, target) or _shown_below(app, target):
+        if _back_to(app, target) or _shown_below(app, target) or _back_via(app, target, via):
             return True
     elif how == "step":
         if _shown_below(app, target):
@@ -85,6 +85,20 @@ def _shown_below(app: App, target: Target) -> bool:
     show = getattr(below, "show_target", None)
     if show is not None and show(target):
         app.pop_screen()
+        return True
+    return False
+
+
+def _back_via(app: App, target: Target, via: tuple[Target, ...]) -> bool:
+    """Back to the nearest of the breadcrumb's places before `target` that the stack shows,
+    then the places after it opened on it, `target` last: the stack then holds the breadcrumb,
+    and Back keeps following it."""
+    for i in range(len(via) - 1, -1, -1):
+        screens = [screen_for(t) for t in (*via[i + 1 :], target)]
+        if None in screens or not _back_to(app, via[i]):
+            continue
+        for screen in screens:
+            app.push_screen(screen)
         return True
     return False
 

@@ -78,3 +78,32 @@ async def test_back_after_stepping_findings_goes_to_that_round(app: OcrTuiApp) -
         await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
         assert app.screen.round_number == 2
         assert len(app.screen_stack) == 2
+
+
+async def test_back_after_a_step_keeps_following_the_breadcrumb(app: OcrTuiApp) -> None:
+    """Findings → a finding → `o` its reviewer's file → `[` round 1's: Esc goes to round 1
+    (not in the stack: opened on the session, the nearest crumb the stack holds), and Esc
+    again to the session, as the breadcrumb said, not back into the findings."""
+    from ocr_tui.ui.navigation import DocumentTarget, FindingsTarget
+    from ocr_tui.ui.screens.session import SessionScreen
+
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_session(AUTH)
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        app.open_target(FindingsTarget(AUTH, 2, "rounds/round-2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        app.open_target(DocumentTarget(AUTH, R2))  # as `o` on a finding of principal-1 does
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await pilot.press("[")
+        await wait_until(pilot, lambda: app.screen.rel_path == R1)
+        assert crumbs(app) == f"Sessions › {AUTH} › Round 1 › principal-1.md"
+
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        assert app.screen.round_number == 1
+        assert [type(s).__name__ for s in app.screen_stack] == [
+            "MainScreen", "SessionScreen", "RoundScreen"
+        ]  # fmt: skip
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
