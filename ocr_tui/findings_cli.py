@@ -1,12 +1,17 @@
 """`ocr-tui findings`: one round's findings as a table or JSON, and a CI gate (issue 12).
 
     ocr-tui findings [PATH] [--session ID] [--round N] [--min-severity S] [--blockers]
-                     [--json] [--fail-on S|blocker]
+                     [--json] [--fail-on S|blocker] [--max-width N]
 
 The session is the given one, else the newest running session, else the newest; the round is
 the given one, else the session's latest. Exit 2 (one plain line) when the project, session or
 round is not found; with `--fail-on`, 1 when a finding that is not resolved is at least that
 severe (or, `blocker`, is a blocker), else 0.
+
+The table is led by one line naming the session and round it lists, and fits the width as
+`status`' table does (`status_text.output_width`: the terminal's, else $COLUMNS, else nothing
+is cut; `--max-width N`, 0 no limit): the least telling columns go first, then the title and
+location are cut (the title at its end, a path in its middle, its file name and line kept).
 """
 
 from __future__ import annotations
@@ -15,11 +20,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from rich.cells import cell_len
+
+from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
 from ocr_tui.formats.ocr.findings import severity_rank, shown
-from ocr_tui.status_text import align
+from ocr_tui.status_text import GAP, align, output_width
 
 EXIT_NOT_FOUND = 2
 EXIT_GATE = 1
@@ -40,6 +48,13 @@ def add_parser(sub, common) -> None:
     p.add_argument(
         "--fail-on", choices=FAIL_ON, metavar="S|blocker",
         help="exit 1 when a finding not resolved is this severe (or a blocker)",
+    )  # fmt: skip
+    from ocr_tui.cli import _width  # `status --max-width`'s own check (cli imports this module)
+
+    p.add_argument(
+        "--max-width", type=_width, default=None, metavar="N",
+        help="fit the table in N columns (0: no limit; default: the terminal's width,"
+        " or $COLUMNS, else no limit)",
     )  # fmt: skip
 
 
@@ -116,26 +131,130 @@ def gate_reason(findings: list[Finding], fail_on: str) -> str:
     return f"--fail-on {fail_on}: {what} {'is' if n == 1 else 'are'} not resolved"
 
 
-def table(findings: list[Finding]) -> str:
-    """Severity, blocker, title, location, reviewers, evolution (and triage when ocr.db has
-    it): one finding a row, escape-safe."""
-    triage = any(f.triage for f in findings)
-    head = ("SEVERITY", "BLOCKER", "TITLE", "LOCATION", "REVIEWERS", "EVOLUTION")
-    head += ("TRIAGE",) if triage else ()
-    rows = []
-    for f in findings:
-        title = safe_line(f.title)
-        row = (
-            f.severity or "—",
-            "blocker" if f.blocker else "no",
-            title if len(title) <= 60 else title[:59] + "…",
-            f.location.text() or "—",
-            ", ".join(f.reviewers) or "—",
-            f.evolution or "—",
-        )
-        rows.append(row + ((f.triage or "none",) if triage else ()))
-    return "\n".join(align([head, *(tuple(safe_line(c) for c in r) for r in rows)]))
+# --- the table -----------------------------------------------------------------------------------
 
+HEADERS = {
+    "severity": "SEVERITY", "blocker": "BLOCKER", "title": "TITLE", "location": "LOCATION",
+    "reviewers": "REVIEWERS", "evolution": "EVOLUTION", "triage": "TRIAGE",
+}  # fmt: skip
+TITLE_CAP = 60  # a title is never longer, whatever the room
+# When the width is short, the table gives way in this order: REVIEWERS, then TRIAGE go before
+# any cell is cut; then TITLE and LOCATION are cut (the wider first) down to a readable width (a
+# title's first TITLE_READABLE cells; every file name and line whole); then EVOLUTION, then
+# BLOCKER go; then TITLE and LOCATION are cut down to CUT_FLOOR cells; then the lines' ends.
+# SEVERITY, TITLE and LOCATION never go. A row is never wrapped.
+CUT = ("title", "location")
+TITLE_READABLE = 20
+CUT_FLOOR = 10
+STEPS: tuple[tuple[str | None, str], ...] = (
+    (None, "whole"), ("reviewers", "whole"), ("triage", "whole"),
+    (None, "readable"), ("evolution", "readable"), ("blocker", "readable"),
+    (None, "floor"),
+)  # fmt: skip (the column that goes, then how far TITLE and LOCATION may be cut)
+
+
+def elide_path(text: str, width: int) -> str:
+    """`text` (a location: `src/api/routes/users.py:195-213`) in `width` cells by dropping
+    whole directories from its middle: the file name and line stay whole, then the directories
+    nearest it, then those at its start (`src/…/routes/users.py:195-213`). When even `…/` and
+    the file name do not fit, its end is kept (`…users.py:195-213`)."""
+    if cell_len(text) <= width:
+        return text
+    dirs, sep, name = text.rpartition("/")
+    if not sep or cell_len(name) + 2 > width:
+        return elide_middle(text, width, head_max=0)
+    parts = dirs.split("/")
+    head, tail = "", "/" + name
+    lo, hi = 0, len(parts)
+    while lo < hi and cell_len(head + "…/" + parts[hi - 1] + tail) <= width:
+        hi -= 1
+        tail = "/" + parts[hi] + tail
+    while lo < hi and cell_len(head + parts[lo] + "/…" + tail) <= width:
+        head += parts[lo] + "/"
+        lo += 1
+    return head + "…" + tail
+
+
+# How a cell is cut to its column (the others: at their end).
+CUTS = {"location": elide_path}
+
+
+def _readable(key: str, texts: list[str], natural: int) -> int:
+    """The width TITLE or LOCATION is cut to before EVOLUTION and BLOCKER go (never more than
+    its widest cell, never less than CUT_FLOOR)."""
+    if key == "title":
+        want = TITLE_READABLE
+    else:  # every file name and line whole, behind `…/`
+        want = max((cell_len(t.rpartition("/")[2]) + 2 * ("/" in t) for t in texts), default=0)
+    return min(natural, max(want, CUT_FLOOR, len(HEADERS[key])))
+
+
+def fit(natural: dict[str, int], width: int | None, readable: dict[str, int]) -> dict[str, int]:
+    """The columns shown, in order, with their widths: every column as wide as its widest cell
+    (`natural`) when `width` is None or they fit, else as the table gives way (`STEPS`)."""
+    if width is None:
+        return dict(natural)
+    floor = {k: min(natural[k], max(CUT_FLOOR, len(HEADERS[k]))) for k in CUT}
+    least = {"whole": natural, "readable": readable, "floor": floor}
+    keys = list(natural)
+    widths = dict(natural)
+    for gone, how in STEPS:
+        if gone in keys:
+            keys.remove(gone)
+        widths = {k: natural[k] for k in keys}
+        over = sum(widths.values()) + GAP * (len(widths) - 1) - width
+        while over > 0:  # the wider of TITLE and LOCATION gives a cell, down to its least
+            cut = [k for k in CUT if widths[k] > least[how][k]]
+            if not cut:
+                break
+            widths[max(cut, key=widths.__getitem__)] -= 1
+            over -= 1
+        if over <= 0:
+            break
+    return widths
+
+
+def cells(f: Finding, triage: bool) -> dict[str, str]:
+    """A finding's cells, by column, escape-safe (the title at most TITLE_CAP cells)."""
+    row = {
+        "severity": f.severity or "—",
+        "blocker": "blocker" if f.blocker else "no",
+        "title": clip_end(safe_line(f.title), TITLE_CAP),
+        "location": f.location.text() or "—",
+        "reviewers": ", ".join(f.reviewers) or "—",
+        "evolution": f.evolution or "—",
+    }
+    if triage:
+        row["triage"] = f.triage or "none"
+    return {k: safe_line(v) for k, v in row.items()}
+
+
+def table(findings: list[Finding], width: int | None = None) -> str:
+    """Severity, blocker, title, location, reviewers, evolution (and triage when ocr.db has
+    it): one finding a row, escape-safe, every line at most `width` cells (None: nothing cut;
+    see `STEPS` for what gives way)."""
+    triage = any(f.triage for f in findings)
+    rows = [cells(f, triage) for f in findings]
+    keys = [k for k in HEADERS if k != "triage" or triage]
+    natural = {k: max([cell_len(HEADERS[k])] + [cell_len(r[k]) for r in rows]) for k in keys}
+    readable = {k: _readable(k, [r[k] for r in rows], natural[k]) for k in CUT}
+    widths = fit(natural, width, readable)
+    lines = [tuple(HEADERS[k] for k in widths)]
+    for r in rows:
+        lines.append(tuple(CUTS.get(k, clip_end)(r[k], w) for k, w in widths.items()))
+    return "\n".join(align(lines, width))
+
+
+def heading(sid: str, number: int, findings: list[Finding], listed: int) -> str:
+    """The line above the table: which session and round it lists, and how many findings the
+    round has (as `status` counts them: its own, the resolved ones of the round before apart);
+    `N shown` when the filters keep fewer rows than the round has."""
+    own = sum(1 for f in findings if f.evolution != "resolved")
+    parts = [safe_line(sid), f"round {number}", f"{own} finding{'s' if own != 1 else ''}"]
+    resolved = len(findings) - own
+    parts += [f"{resolved} resolved"] if resolved else []
+    parts += [f"{listed} shown"] if listed != len(findings) else []
+    return " · ".join(parts)
 
 def cmd_findings(args: argparse.Namespace, project) -> int:
     from ocr_tui.core.engine import Engine, encode_json
@@ -166,7 +285,10 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
             "counts": counts(rnd.findings), "findings": [to_json(f) for f in kept],
         }))  # fmt: skip
     elif kept:
-        print(table(kept))
+        width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
+        head = heading(view.id, rnd.number, rnd.findings, len(kept))
+        print(head if width is None else clip_end(head, width))
+        print(table(kept, width))
     else:
         filtered = " (with these filters)" if args.min_severity or args.blockers else ""
         print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")

@@ -7,7 +7,7 @@ table's STATUS leads with its glyph, the problem lines with the problem glyph, t
 with the glyph too. Its columns, cells and words are the dashboard's list's (`core.display`):
 the same names (in upper case), the session's time as ELAPSED, the same plan of which columns
 give way when the width is short, the same id shortening (the redundant prefix in every row,
-then the middle, never the end). The one line drops details in a fixed order."""
+then the middle, never the end). The one line adds details in a fixed order while they fit."""
 
 from __future__ import annotations
 
@@ -244,16 +244,22 @@ def _position(v: SessionView) -> str | None:
 
 # --- the one line --------------------------------------------------------------------------------
 
-NEVER = 99  # a part no level leaves out
-# The levels of `--oneline`, each leaving out more than the one before, until the line fits:
-KIND_REVIEW = 1  # the kind word when it is OCR's usual `review`
-DATE = 2  # an id's redundant prefix (`display.id_core`: what is left is the branch)
-REVIEWERS = 3  # the reviewer count
-SHORT_PHASE = 4  # the phase label cut to 16 cells (its position kept); other kinds' words
-VERDICT = 5  # the verdict, the agents summary, the first alert
-ROUND = 6  # the round (or map run); the phase down to its position alone
-FINDINGS = 7  # the findings count, the problem count
-LEVELS = 8
+# `--oneline` starts from its least (the state glyph, the id without its date, the phase's
+# position, Elapsed, what needs you) and adds the details in this order while the line fits,
+# stopping at the first that does not, so a narrower limit only ever leaves out more:
+FINDINGS = "findings"  # the findings count, the problem count
+PHASE = "phase"  # the phase label, cut to PHASE_SHORT cells (its position kept)
+ROUND = "round"  # the round (or map run)
+VERDICT = "verdict"  # the verdict; other formats: the agents summary, the first alert
+PHASE_WHOLE = "phase whole"  # the phase label whole
+KIND = "kind"  # the kind word (`map`; other formats': `code fast`), but OCR's usual `review`
+REVIEWERS = "reviewers"  # the reviewer count
+DATE = "date"  # an id's redundant prefix (`display.id_core`: what is left is the branch)
+KIND_REVIEW = "review"  # the kind word when it is OCR's usual `review`
+ADDS = (FINDINGS, PHASE, ROUND, VERDICT, PHASE_WHOLE, KIND, REVIEWERS, DATE, KIND_REVIEW)
+ALWAYS = "always"  # a part never left out (Elapsed, what needs you)
+PHASE_SHORT = 16
+LABEL_LEAST = 4  # cells of the phase label worth showing, `…` included
 
 
 def oneline(
@@ -262,52 +268,89 @@ def oneline(
     """The most relevant session (newest running, else newest) in one line of at most `width`
     cells (None: no limit), in the list's words: its state glyph, id, format and flow, phase,
     then its round (`R2`, `M1`), reviewers, findings, verdict (or what needs you), Elapsed
-    (the whole session's time) and problems. When the whole line is too long, details go in
-    a fixed order (see the levels above), then the id is cut in the middle, then the end."""
+    (the whole session's time) and problems. The details come in the order of `ADDS` while
+    they fit; the room the first one that does not fit leaves goes to the phase label (cut at
+    its end). When even the least line is too long, the id is cut in the middle, then the
+    line's end."""
     now = now or datetime.now(UTC)
     if not sessions:
         return "ocr: no sessions"
     running = [v for v in sessions if v.running]
     pick = max(running or sessions, key=lambda v: v.last_activity or "")
-    line = ""
-    for level in range(LEVELS):
-        line = _oneline(pick, level, now)
-        if width is None or cell_len(line) <= width:
-            return line
-    # Still too long: the id gives way (in the middle), then the line's end.
-    sid = _id(pick, LEVELS - 1)
-    short = elide_middle(sid, max(8, cell_len(sid) - (cell_len(line) - width)))
-    return clip_end(_oneline(pick, LEVELS - 1, now, short), width)
+    if width is None:
+        return _oneline(pick, set(ADDS), now)
+    adds: set[str] = set()
+    line = _oneline(pick, adds, now)
+    if cell_len(line) > width:  # the id gives way (in the middle), then the line's end
+        sid = _id(pick, adds)
+        short = elide_middle(sid, max(8, cell_len(sid) - (cell_len(line) - width)))
+        return clip_end(_oneline(pick, adds, now, short), width)
+    for add in ADDS:
+        longer = _oneline(pick, adds | {add}, now)
+        if cell_len(longer) > width:
+            break
+        adds.add(add)
+        line = longer
+    else:
+        return line
+    return _fill_phase(pick, adds, now, line, width)
 
 
-def _id(v: SessionView, level: int) -> str:
+def _fill_phase(v: SessionView, adds: set[str], now: datetime, line: str, width: int) -> str:
+    """`line` with the phase label taking the room left (once the findings are in, and while
+    the label is cut), up to the whole label."""
+    spare = width - cell_len(line)
+    if spare <= 0 or FINDINGS not in adds or PHASE_WHOLE in adds:
+        return line
+    position = _position(v)
+    shown = _phase_text(v, adds)
+    room = cell_len(shown) + spare + (0 if shown else -1)  # no phase yet: its space too
+    if PHASE not in adds and room < cell_len(position or "") + 1 + LABEL_LEAST:
+        return line
+    filled = _oneline(v, adds | {PHASE}, now, phase_cells=room)
+    return filled if cell_len(filled) <= width else line
+
+
+def _id(v: SessionView, adds: set[str]) -> str:
     sid = safe_line(v.id)
-    return display.id_core(sid) if level >= DATE else sid
+    return sid if DATE in adds else display.id_core(sid)
 
 
-def _oneline(v: SessionView, level: int, now: datetime, sid: str | None = None) -> str:
+def _phase_text(v: SessionView, adds: set[str], cells: int | None = None) -> str:
+    """The phase as the line shows it: whole, cut (to `cells`, else PHASE_SHORT), or its
+    position alone (a format with no ladder of phases: its label cut)."""
+    phase = _phase(v)
+    position = _position(v)
+    if PHASE_WHOLE in adds:
+        return phase
+    if PHASE in adds or position is None:
+        return clip_end(phase, cells or PHASE_SHORT)
+    return position
+
+
+def _oneline(
+    v: SessionView,
+    adds: set[str],
+    now: datetime,
+    sid: str | None = None,
+    phase_cells: int | None = None,
+) -> str:
     rnd, reviewers, findings = _round_bits(v)
     flow = display.flow_text(v)
     if v.framework == "ocr":
-        kind, kind_goes = flow, KIND_REVIEW if v.workflow == "review" else ROUND
+        kind, kind_add = flow, KIND_REVIEW if v.workflow == "review" else KIND
     else:  # the Fmt and Flow columns' words: `code fast`, `analysis`
         kind = " ".join(x for x in (display.format_short(v.framework), flow) if x)
-        kind_goes = SHORT_PHASE
-    head = [glyph(session_state(v)), _id(v, level) if sid is None else sid]
-    if level < kind_goes:
+        kind_add = KIND
+    head = [glyph(session_state(v)), _id(v, adds) if sid is None else sid]
+    if kind_add in adds:
         head.append(kind)
-    phase = _phase(v)
-    position = _position(v)
-    if level >= ROUND and position is not None:
-        phase = position
-    elif level >= SHORT_PHASE:
-        phase = clip_end(phase, 16)
-    head.append(phase)
-    parts: list[tuple[str, int]] = []  # (text, the level from which it is left out)
+    head.append(_phase_text(v, adds, phase_cells))
+    parts: list[tuple[str, str]] = []  # (text, the detail it is)
     if v.framework != "ocr":
         parts += [(safe_line(v.summary), VERDICT)] if v.summary else []
         needs = display.needs_text(v)  # `your approval` stays: it is what needs you
-        parts += [(needs, NEVER if v.waiting else VERDICT)] if needs else []
+        parts += [(needs, ALWAYS if v.waiting else VERDICT)] if needs else []
     elif v.workflow == "review" or v.rounds:
         parts.append((rnd, ROUND))
         parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
@@ -317,9 +360,9 @@ def _oneline(v: SessionView, level: int, now: datetime, sid: str | None = None) 
             parts.append((safe_line(cur.verdict), VERDICT))
     elif v.current_map_run:
         parts.append((rnd, ROUND))
-    parts.append((display.elapsed_text(v, now) + (" stalled" if v.stalled else ""), NEVER))
+    parts.append((display.elapsed_text(v, now) + (" stalled" if v.stalled else ""), ALWAYS))
     if v.problems:
         n = len(v.problems)
         parts.append((f"{n} problem{'s' if n != 1 else ''}", FINDINGS))
-    kept = [text for text, goes in parts if level < goes]
+    kept = [text for text, what in parts if what == ALWAYS or what in adds]
     return " · ".join([" ".join(x for x in head if x), *kept])

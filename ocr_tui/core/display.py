@@ -206,6 +206,12 @@ def id_core(sid: str) -> str:
     return _REDUNDANT.sub("", sid, count=1)
 
 
+def name_order(sid: str) -> tuple[str, str]:
+    """A session's place in an A→Z list: by the name the tables show (`id_core`: a date
+    prefix would order by day), case-insensitive, the whole id breaking ties."""
+    return (id_core(sid).lower(), sid)
+
+
 def ambiguous(ids: Iterable[str]) -> frozenset[str]:
     """The ids whose core another id shares (`2026-11-22-main`, `2026-11-23-main`): these
     keep their prefix, so no two rows read the same. A unique one, however short (`main`),

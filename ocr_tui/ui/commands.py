@@ -22,7 +22,7 @@ MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Filter: closed sessions", "set_filter('closed')", "Show only closed sessions (key 3)"),
     ("Sort: by last activity", "set_sort('activity')", "Most recently active first"),
     ("Sort: by start time", "set_sort('start')", "Most recently started first"),
-    ("Sort: by name", "set_sort('name')", "Session ids A to Z"),
+    ("Sort: by name", "set_sort('name')", "Session names A to Z (the id without its date)"),
     ("Search sessions", "search", "Filter the list by id or branch as you type (key /)"),
     ("Clear search", "clear_search", "Show sessions regardless of the search text"),
     (

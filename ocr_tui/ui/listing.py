@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ocr_tui.core import display
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -56,10 +57,11 @@ def matches(view: SessionView, query: str) -> bool:
 
 
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
-    """Newest first for times (unknown last); A→Z for names; ties by id."""
-    by_id = sorted(views, key=lambda v: v.id)
+    """Newest first for times (unknown last); A→Z for names (as shown: `display.name_order`);
+    ties by id."""
     if how == "name":
-        return by_id
+        return sorted(views, key=lambda v: display.name_order(v.id))
+    by_id = sorted(views, key=lambda v: v.id)
     if how == "start":
         return sorted(by_id, key=lambda v: v.started_at or v.elapsed.since or "", reverse=True)
     return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)

@@ -58,7 +58,7 @@ ASC = "▲"
 # Each column's natural order: (key, descending). Rows whose value is unknown go last.
 _KEYS: dict[str, tuple[Callable[[ReviewRow], object], bool]] = {
     "at": (lambda r: r.at, True),
-    "session": (lambda r: r.session_id.lower(), False),
+    "session": (lambda r: display.name_order(r.session_id), False),
     "round": (lambda r: r.number, True),
     "verdict": (lambda r: r.verdict.upper() if r.verdict else None, False),
     "blockers": (lambda r: r.blockers, True),

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets._footer import FooterKey
 
 from ocr_tui.cli import make_app
-from ocr_tui.core.display import id_core
+from ocr_tui.core.display import id_core, name_order
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.list_cells import elide_id
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
@@ -171,10 +171,10 @@ async def test_sort_mark_and_reverse(home) -> None:
         assert labels()["started"] == "Started (UTC) ▼" and "▼" not in labels()["activity"]
         await pilot.press("s", "S")  # by name, Z to A
         assert labels()["id"] == "Session ▲"
-        assert table_ids(app) == sorted(before, reverse=True)
+        assert table_ids(app) == sorted(before, key=name_order, reverse=True)
         await pilot.click("#sessions", offset=(6, 0))  # the Session header: reversed again
         await wait_until(pilot, lambda: labels()["id"] == "Session ▼")
-        assert table_ids(app) == sorted(before)
+        assert table_ids(app) == sorted(before, key=name_order)
 
 
 @pytest.mark.parametrize(

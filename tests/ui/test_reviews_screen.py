@@ -74,14 +74,14 @@ async def test_reviews_by_keys(project: Project) -> None:
         await pilot.press("a")
         assert len(rows(app)) == 4
 
-        await pilot.press("s")  # by session, A→Z
+        await pilot.press("s")  # by session, A→Z by the name shown (not the date before it)
         assert screen.query_state == ReviewsQuery(sort="session")
         assert [r[0] for r in rows(app)] == [
-            "2026-03-09-main", "2026-03-10-feat-auth", "2026-03-10-feat-auth",
-            "2026-03-10-fix-cache",
+            "2026-03-10-feat-auth", "2026-03-10-feat-auth", "2026-03-10-fix-cache",
+            "2026-03-09-main",
         ]  # fmt: skip
         await pilot.press("S")
-        assert rows(app)[0][0] == "2026-03-10-fix-cache"
+        assert rows(app)[0][0] == "2026-03-09-main"
         assert count(app).endswith("sort: session ▲")
 
         await pilot.press("s", "s", "s")  # round → verdict → blockers, most first
