@@ -20,7 +20,7 @@ from ocr_tui import findings_cli
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
+from ocr_tui.status_text import ONELINE_WIDTH, columns_arg, oneline, output_width, table
 from ocr_tui.stdout import run_guarded
 from ocr_tui.watch_stream import run_watch
 
@@ -88,16 +88,6 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _width(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
-    return value
-
-
 def _only(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--session",
@@ -132,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
     s.add_argument(
         "--max-width",
-        type=_width,
+        type=columns_arg,
         default=None,
         metavar="N",
         help=f"fit the table or the line in N columns (0: no limit; default: --oneline"

@@ -27,7 +27,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
 from ocr_tui.formats.ocr.findings import severity_rank, shown
-from ocr_tui.status_text import GAP, align, output_width
+from ocr_tui.status_text import GAP, align, columns_arg, output_width
 
 EXIT_NOT_FOUND = 2
 EXIT_GATE = 1
@@ -49,10 +49,9 @@ def add_parser(sub, common) -> None:
         "--fail-on", choices=FAIL_ON, metavar="S|blocker",
         help="exit 1 when a finding not resolved is this severe (or a blocker)",
     )  # fmt: skip
-    from ocr_tui.cli import _width  # `status --max-width`'s own check (cli imports this module)
 
     p.add_argument(
-        "--max-width", type=_width, default=None, metavar="N",
+        "--max-width", type=columns_arg, default=None, metavar="N",
         help="fit the table in N columns (0: no limit; default: the terminal's width,"
         " or $COLUMNS, else no limit)",
     )  # fmt: skip
@@ -139,25 +138,33 @@ HEADERS = {
 }  # fmt: skip
 TITLE_CAP = 60  # a title is never longer, whatever the room
 # When the width is short, the table gives way in this order: REVIEWERS, then TRIAGE go before
-# any cell is cut; then TITLE and LOCATION are cut (the wider first) down to a readable width (a
-# title's first TITLE_READABLE cells; every file name and line whole); then EVOLUTION, then
+# any cell is cut; then TITLE and LOCATION are cut (the wider first) down to a readable width
+# (TITLE_READABLE cells of a title; every file name and line whole, up to LOCATION_READABLE
+# cells); then EVOLUTION (the heading still counts the resolved ones, listed last), then
 # BLOCKER go; then TITLE and LOCATION are cut down to CUT_FLOOR cells; then the lines' ends.
 # SEVERITY, TITLE and LOCATION never go. A row is never wrapped.
 CUT = ("title", "location")
-TITLE_READABLE = 20
+TITLE_READABLE = 24
+LOCATION_READABLE = 28
 CUT_FLOOR = 10
+# (the column that goes, then how far TITLE and LOCATION may be cut), tried in turn
 STEPS: tuple[tuple[str | None, str], ...] = (
-    (None, "whole"), ("reviewers", "whole"), ("triage", "whole"),
-    (None, "readable"), ("evolution", "readable"), ("blocker", "readable"),
+    (None, "whole"),
+    ("reviewers", "whole"),
+    ("triage", "whole"),
+    (None, "readable"),
+    ("evolution", "readable"),
+    ("blocker", "readable"),
     (None, "floor"),
-)  # fmt: skip (the column that goes, then how far TITLE and LOCATION may be cut)
+)
 
 
 def elide_path(text: str, width: int) -> str:
     """`text` (a location: `src/api/routes/users.py:195-213`) in `width` cells by dropping
     whole directories from its middle: the file name and line stay whole, then the directories
-    nearest it, then those at its start (`src/…/routes/users.py:195-213`). When even `…/` and
-    the file name do not fit, its end is kept (`…users.py:195-213`)."""
+    nearest it, then those at its start (`…/api/routes/users.py:195-213`,
+    `src/…/notifications.py:265-270`). When even `…/` and the file name do not fit, its end is
+    kept (`…ers.py:195-213`)."""
     if cell_len(text) <= width:
         return text
     dirs, sep, name = text.rpartition("/")
@@ -184,8 +191,9 @@ def _readable(key: str, texts: list[str], natural: int) -> int:
     its widest cell, never less than CUT_FLOOR)."""
     if key == "title":
         want = TITLE_READABLE
-    else:  # every file name and line whole, behind `…/`
+    else:  # every file name and line whole, behind `…/` (a very long one: its end)
         want = max((cell_len(t.rpartition("/")[2]) + 2 * ("/" in t) for t in texts), default=0)
+        want = min(want, LOCATION_READABLE)
     return min(natural, max(want, CUT_FLOOR, len(HEADERS[key])))
 
 
@@ -239,9 +247,16 @@ def table(findings: list[Finding], width: int | None = None) -> str:
     natural = {k: max([cell_len(HEADERS[k])] + [cell_len(r[k]) for r in rows]) for k in keys}
     readable = {k: _readable(k, [r[k] for r in rows], natural[k]) for k in CUT}
     widths = fit(natural, width, readable)
+    cut = [{k: CUTS.get(k, clip_end)(r[k], w) for k, w in widths.items()} for r in rows]
+    # A path loses whole directories: the cells that leaves unused go to the title.
+    used = max([cell_len(HEADERS["location"])] + [cell_len(c["location"]) for c in cut])
+    spare = widths["location"] - used
+    if spare > 0 and widths["title"] < natural["title"]:
+        widths["title"] = min(natural["title"], widths["title"] + spare)
+        for r, c in zip(rows, cut, strict=True):
+            c["title"] = clip_end(r["title"], widths["title"])
     lines = [tuple(HEADERS[k] for k in widths)]
-    for r in rows:
-        lines.append(tuple(CUTS.get(k, clip_end)(r[k], w) for k, w in widths.items()))
+    lines += [tuple(c.values()) for c in cut]
     return "\n".join(align(lines, width))
 
 
@@ -255,6 +270,7 @@ def heading(sid: str, number: int, findings: list[Finding], listed: int) -> str:
     parts += [f"{resolved} resolved"] if resolved else []
     parts += [f"{listed} shown"] if listed != len(findings) else []
     return " · ".join(parts)
+
 
 def cmd_findings(args: argparse.Namespace, project) -> int:
     from ocr_tui.core.engine import Engine, encode_json

@@ -11,6 +11,7 @@ then the middle, never the end). The one line adds details in a fixed order whil
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 from collections.abc import Callable
@@ -31,6 +32,17 @@ GAP = 2  # spaces between the table's columns
 
 
 # --- the width to fit --------------------------------------------------------------------------
+
+
+def columns_arg(text: str) -> int:
+    """`--max-width N`'s argparse type: a number of columns, 0 for no limit."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"not a number of columns: {text!r}")
+    return value
 
 
 def output_width(stream, environ: dict[str, str] | None = None) -> int | None:
@@ -258,7 +270,7 @@ DATE = "date"  # an id's redundant prefix (`display.id_core`: what is left is th
 KIND_REVIEW = "review"  # the kind word when it is OCR's usual `review`
 ADDS = (FINDINGS, PHASE, ROUND, VERDICT, PHASE_WHOLE, KIND, REVIEWERS, DATE, KIND_REVIEW)
 ALWAYS = "always"  # a part never left out (Elapsed, what needs you)
-PHASE_SHORT = 16
+PHASE_SHORT = 12  # the phase as the PHASE detail adds it: `4/8 Paralle…`
 LABEL_LEAST = 4  # cells of the phase label worth showing, `…` included
 
 
@@ -324,7 +336,8 @@ def _phase_text(v: SessionView, adds: set[str], cells: int | None = None) -> str
     if PHASE_WHOLE in adds:
         return phase
     if PHASE in adds or position is None:
-        return clip_end(phase, cells or PHASE_SHORT)
+        cut = clip_end(phase, cells or PHASE_SHORT)
+        return cut if cut == phase else cut[:-1].rstrip() + "…"  # not `Parallel …`
     return position
 
 

@@ -21,12 +21,13 @@ from ocr_tui.core.display import id_core
 from ocr_tui.core.states import glyph, session_state
 from ocr_tui.status_text import elide_middle, oneline, output_width, wrap
 
-from .builders import FIXED, ago, final_md, iso, reviewer_md
+from .builders import FIXED, ago, final_md, iso, reviewer_md, topology_md
 
 LONG = "2026-03-10-feature-a-very-long-branch-name-for-the-login-page-rework"
 SHORT = "2026-03-09-fix"
 STALLED = "2026-03-08-stalled-refactor-of-the-payment-service-adapters"
 BROKEN = "2026-03-07-broken-state"
+LIVE = "2026-03-10-feat-live-review-6"
 
 
 @pytest.fixture(autouse=True)
@@ -253,6 +254,59 @@ def test_oneline_gives_way_in_order(tree, fixed_clock):
     seen_date_gone = next(i for i, x in enumerate(narrower) if "2026-03-10" not in x)
     seen_reviewers_gone = next(i for i, x in enumerate(narrower) if "reviewers" not in x)
     assert seen_date_gone <= seen_reviewers_gone
+
+
+def build_live(tree) -> None:
+    """The issue's session: reviewed (round 1, APPROVE), now on its map run, phase 4/6."""
+    s = tree.session(LIVE)
+    s.round(1, reviewers={"principal-1": reviewer_md("High", "Low"),
+                          "quality-1": reviewer_md("Medium"), "security-1": reviewer_md("Info")},
+            final=final_md("APPROVE"))  # fmt: skip
+    s.run(1, topology=topology_md("a.py"), flow="# Flow\n")
+    s.state(workflow_type="map", status="active", current_phase="requirements-mapping",
+            current_round=1, current_map_run=1, started_at=iso(ago(minutes=20)),
+            updated_at=iso(ago(minutes=1)))  # fmt: skip
+
+
+def test_oneline_fills_its_room_in_order(tree, capsys, fixed_clock):
+    """It used to print `● feat-live-review-6 4/6 · 2 findings · 20m` (43 of 60 columns): the
+    phase name, the round and the verdict now come back, in that order, while they fit."""
+    build_live(tree)
+    whole = status(capsys, str(tree.root), "--oneline", "--max-width", "0").rstrip("\n")
+    assert whole == (
+        f"● {LIVE} map 4/6 Requirements Mapping · M1 · 3 reviewers · 2 findings · APPROVE · 20m"
+    )
+    line = status(capsys, str(tree.root), "--oneline").rstrip("\n")
+    assert line == "● feat-live-review-6 4/6 Requiremen… · M1 · 2 findings · 20m"
+    assert cell_len(line) == 60  # the phase name takes the room the verdict could not
+    line = status(capsys, str(tree.root), "--oneline", "--max-width", "80").rstrip("\n")
+    assert line == "● feat-live-review-6 4/6 Requirements Mapping · M1 · 2 findings · APPROVE · 20m"
+    line = status(capsys, str(tree.root), "--oneline", "--max-width", "50").rstrip("\n")
+    assert line == "● feat-live-review-6 4/6 Requi… · 2 findings · 20m"
+
+
+def test_oneline_fills_but_never_exceeds_and_narrower_only_leaves_out_more(tree, fixed_clock):
+    build_live(tree)
+    view = tree.view(LIVE)
+    full = oneline([view], None, FIXED)
+    least = "● feat-live-review-6 4/6 · 20m"
+    # the details, in the order they come in
+    details = ("findings", "Requi", "M1", "APPROVE", "Requirements Mapping", " map ", "reviewers",
+               "2026-03-10")  # fmt: skip
+    gone: set[str] = set()
+    for width in range(cell_len(full) + 5, 9, -1):
+        line = oneline([view], width, FIXED)
+        assert cell_len(line) <= width, (width, line)
+        shown = {d for d in details if d in line}
+        assert not shown & gone, (width, line)  # what went at a wider limit stays out
+        gone |= set(details) - shown
+        kept = [d in shown for d in details]
+        assert kept == sorted(kept, reverse=True), (width, line)  # in order
+        phase = line.split(" · ")[0]
+        if "…" in phase and width >= cell_len(least):  # a cut phase name takes the room (but
+            assert cell_len(line) >= width - 1, (width, line)  # the space before a `…`)
+        if width >= cell_len(least) + len(" · 2 findings") + len(" Req…"):
+            assert "4/6 Req" in line, (width, line)  # the phase name comes right after
 
 
 # --- one state vocabulary (core.states) -------------------------------------------------------
