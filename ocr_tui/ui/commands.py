@@ -78,10 +78,12 @@ class SessionCommands(_Commands):
     def _commands(self) -> list[Command]:
         app = self._app
         out: list[Command] = []
-        for title, action, help_text in MAIN_ACTIONS:
-            out.append((title, partial(app.run_main_action, action), help_text))
+        on_list = getattr(self.screen, "PALETTE_KEYS", True) is False
+        if on_list:  # the list's own actions: elsewhere they would only lead back to it
+            for title, action, help_text in MAIN_ACTIONS:
+                out.append((title, partial(app.run_main_action, action), help_text))
         formats = sorted({v.framework for v in app.sessions.values()})
-        if len(formats) > 1:
+        if on_list and len(formats) > 1:
             out.append(
                 ("Format: all formats", partial(app.run_main_action, "set_format('all')"),
                  "Show sessions of every format (key t cycles)")
@@ -154,6 +156,8 @@ class ScreenCommands(_Commands):
             binding = active.binding
             if not active.enabled or not binding.description or binding.action in SKIPPED_ACTIONS:
                 continue
+            if not _ours(active.node, binding):
+                continue  # a Textual widget's own key (Cursor left, Copy selected text)
             if binding.description in seen:
                 continue
             seen.add(binding.description)
@@ -162,3 +166,15 @@ class ScreenCommands(_Commands):
             callback = partial(self.app.run_action, binding.action, active.node)
             out.append((title, callback, f"On this screen: {binding.description.lower()}"))
         return out
+
+
+def _ours(node: object, binding: object) -> bool:
+    """Was `binding` declared by one of ocr-tui's classes (the node's own or a base's)?"""
+    said = (getattr(binding, "action", None), getattr(binding, "description", None))
+    for cls in type(node).__mro__:
+        declared = cls.__dict__.get("BINDINGS", ())
+        # a binding of two keys (`ctrl+c,super+c`) is two when bound: compare what it does
+        if any((getattr(b, "action", None), getattr(b, "description", None)) == said
+               for b in declared):  # fmt: skip
+            return cls.__module__.startswith("ocr_tui")
+    return True  # not found in any class (bound at run time): ours

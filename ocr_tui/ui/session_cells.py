@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
+from ocr_tui.core import display
 from ocr_tui.core.reviews import ACTIONABLE_TRIAGE
 from ocr_tui.core.states import CURRENT
 from ocr_tui.core.textsafe import safe_line
@@ -53,14 +54,35 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
     if view.stalled and view.status != "closed":
         parts += [SEP, (f"stalled: {fmt.stall_text(view, now, stall_limit)}", "$text-warning")]
     parts += [SEP, *phase_progress(view)]
-    seconds = fmt.elapsed_seconds(view, now)
-    shown = fmt.ticking_duration(seconds) if view.elapsed.running else human_duration(seconds)
-    parts += [SEP, "elapsed ", (shown, "bold")]
+    parts += [SEP, "elapsed ", *elapsed_parts(view, now)]
     second: list = [("started ", "$foreground-muted"), fmt.when(fmt.started_at(view), now) or "—"]
     if view.last_activity:
         second += [SEP, ("last activity ", "$foreground-muted"), fmt.when(view.last_activity, now)]
     second += [SEP, ("read from ", "$foreground-muted"), safe_line(view.source)]
     return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
+
+
+def elapsed_parts(view: SessionView, now: datetime) -> list:
+    """The session's time, as the list's Elapsed says it (`display.session_seconds`), ticking
+    while it runs; and, where OCR's current round (or map run) has run for less, its own time
+    as the list's Round time says it: `12m 03s (round 2: 4m 06s)`."""
+    running = view.elapsed.running
+
+    def said(seconds: int | None) -> str:
+        return fmt.ticking_duration(seconds) if running else human_duration(seconds)
+
+    whole = display.session_seconds(view, now)
+    parts: list = [(said(whole), "bold")]
+    part = fmt.elapsed_seconds(view, now)
+    if part is not None and whole is not None and part < whole:
+        if view.workflow == "map" and view.current_map_run is not None:
+            what = f"map run {view.current_map_run}"
+        elif view.current_round is not None:
+            what = f"round {view.current_round}"
+        else:
+            what = "this round"
+        parts.append((f" ({what}: {said(part)})", "$foreground-muted"))
+    return parts
 
 
 def phase_progress(view: SessionView) -> list:

@@ -82,7 +82,7 @@ class SessionScreen(DrilldownScreen):
 
     BINDINGS = [
         Binding("c", "current_round", "Current round", id="session.current_round"),
-        Binding("F", "latest_findings", "Findings", id="session.findings", show=False),
+        Binding("F", "latest_findings", "Findings", id="session.findings"),
         Binding(
             "m",
             "map_run",
@@ -412,6 +412,9 @@ def events_reason(view: SessionView | None) -> str:
     """Why `l` (the event log) has nothing to show."""
     if view is None:
         return "This session is not read yet: it has no event log."
+    if view.framework != "ocr":
+        label = fmt.framework_label(view.framework)
+        return f"{label} sessions have no event log: OCR's ocr.db (OCR 1.5+) records one."
     if view.source != "ocr.db":
         return f"Read from {view.source}: only OCR's ocr.db (OCR 1.5+) records an event log."
     return "OCR has recorded no event for this session yet."

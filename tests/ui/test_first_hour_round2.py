@@ -1,0 +1,81 @@
+"""What a second new-user try found (issue 16), each fixed as a class: the session header's
+elapsed is the session's (as the list's Elapsed), with the round's time beside it; `F` is in
+the session screen's footer; the palette on a drill-down screen offers that screen's own keys
+and the places to go, not the list's filters nor Textual's widget keys; `l` on another
+format's session says why in that format's words."""
+
+from __future__ import annotations
+
+from ocr_tui.cli import make_app
+from ocr_tui.core.project import Project
+from ocr_tui.ui.commands import ScreenCommands, SessionCommands
+from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.session import SessionScreen, events_reason
+
+from .builders import SIZE, fixed_clock, loaded, wait_until
+from .records_db import AUTH
+
+
+async def open_auth(pilot) -> SessionScreen:
+    app = pilot.app
+    await loaded(pilot)
+    app.open_session(AUTH)
+    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+    await wait_until(pilot, lambda: app.screen._last_meta is not None)
+    return app.screen
+
+
+async def test_the_header_says_the_sessions_time_and_the_rounds(project: Project) -> None:
+    """feat-auth started 50m ago; its round 2 20m ago: the list's Elapsed says 50m, the
+    header said 20m 00s. Now both: `elapsed 50m 00s (round 2: 20m 00s)`."""
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_auth(pilot)
+        meta = str(screen.query_one("#session-meta").render())
+        assert "elapsed 50m 00s (round 2: 20m 00s)" in meta
+
+
+async def test_findings_key_is_in_the_session_footer(project: Project) -> None:
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_auth(pilot)
+        await pilot.pause()
+        shown = {b.binding.key for b in screen.active_bindings.values() if b.binding.show}
+        assert {"F", "c"} <= shown
+
+
+async def titles(app, provider_class) -> list[str]:
+    provider = provider_class(app.screen, None)
+    return [title for title, _, _ in provider._commands()]
+
+
+async def test_the_palette_on_a_drill_screen_offers_its_own_keys(project: Project) -> None:
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        on_list = await titles(app, SessionCommands)
+        assert "Filter: active sessions" in on_list and "Sort: by name" in on_list
+        app.open_document(AUTH, "rounds/round-1/reviews/principal-1.md")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await pilot.pause()
+        here = await titles(app, SessionCommands) + await titles(app, ScreenCommands)
+        assert not [t for t in here if t.startswith(("Filter:", "Sort:", "Format:"))]
+        assert any(t.startswith("Session: ") for t in here)  # places to go stay
+        assert any("(key ])" in t for t in here)  # the screen's own keys
+        for widget_key in ("Cursor left", "Page Left", "Home", "Copy selected text"):
+            assert not [t for t in here if t.startswith(widget_key)], widget_key
+
+
+def test_the_event_log_reason_speaks_of_the_format(project: Project) -> None:
+    from ocr_tui.core.view import Elapsed, SessionView
+
+    view = SessionView(
+        id="x", branch=None, source="state.json", status="active", workflow="code",
+        phase="plan", phase_label="Plan", phase_number=3, phase_total=6, complete=False,
+        started_at=None, updated_at=None, last_activity=None, stalled=False,
+        elapsed=Elapsed(since=None, seconds=None, running=True), current_round=None,
+        rounds=[], current_map_run=None, map_runs=[], problems=[], path="/x", framework="code",
+    )  # fmt: skip
+    assert events_reason(view) == (
+        "Code workflow sessions have no event log: OCR's ocr.db (OCR 1.5+) records one."
+    )
