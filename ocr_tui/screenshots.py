@@ -60,6 +60,12 @@ async def shoot(out: Path) -> list[str]:
             )
             app.open_session(two)
             await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
+            made.append(app.save_screenshot("session-closed.svg", str(out)))
+            await pilot.press("l")  # its event log
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "EventsScreen")
+            made.append(app.save_screenshot("events.svg", str(out)))
+            await pilot.press("escape")
+            await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
             await pilot.press("F")
             await _settle(
                 pilot,

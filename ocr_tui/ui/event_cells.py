@@ -40,8 +40,11 @@ MAP_COUNTS = (("section_count", "section", "sections"), ("file_count", "file", "
 KNOWN_META = {k for k, *_ in ROUND_COUNTS + MAP_COUNTS} | {"verdict", "source"}
 
 
-def labels(now: datetime) -> dict[str, str]:
-    return {"at": f"When ({fmt.zone_name(now)})"}
+def labels(events: Sequence[LogEvent], now: datetime) -> dict[str, str]:
+    """`When (UTC)`; `When (Nov 21, UTC)` when every event is of that day (the cells then
+    say the clock alone)."""
+    day = fmt.day_text(fmt.one_day([e.at for e in events]), now)
+    return {"at": f"When ({day + ', ' if day else ''}{fmt.zone_name(now)})"}
 
 
 def _count(meta: dict, key: str, one: str, many: str) -> str | None:
@@ -125,9 +128,10 @@ def event_rows(
     """Newest first (the log reads down into the past); keyed by position from the oldest, so
     a new event adds one row at the top and the others keep their keys."""
     muted = style("foreground-muted")
+    clock_only = fmt.one_day([e.at for e in events]) is not None
     rows = []
     for i, event in enumerate(events):
-        at = fmt.when(event.at, now, "cell")
+        at = fmt.clock_cell(event.at, now, clock_only)
         what = Text(event_what(event, steps), style=style(KIND_VAR.get(event.type, "")))
         rows.append(
             (

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 
 from rich.cells import cell_len
@@ -322,6 +322,29 @@ def when(value: str | datetime | None, now: datetime, room: str = "full") -> str
         return relative
     absolute = _absolute(at, now, zone=room != "cell")
     return f"{absolute} ({relative})" if room == "full" else absolute
+
+
+def one_day(values: Sequence[str | None]) -> date | None:
+    """The local date all these times fall on, when they share one (a column of them then
+    says the clock alone, and its header the day: `day_text`)."""
+    days = {at.astimezone().date() for v in values if (at := ts(v)) is not None}
+    return days.pop() if len(days) == 1 else None
+
+
+def day_text(day: date | None, now: datetime) -> str:
+    """`Nov 21` (`2025-11-21` in another year); "" for today or no day."""
+    today = now.astimezone().date()
+    if day is None or day == today:
+        return ""
+    return f"{day:%b} {day.day}" if day.year == today.year else day.isoformat()
+
+
+def clock_cell(value: str | None, now: datetime, clock_only: bool) -> str:
+    """A time in a column whose header names the zone (and, `clock_only`, the day)."""
+    at = ts(value)
+    if at is None:
+        return ""
+    return f"{at.astimezone():%H:%M}" if clock_only else when(at, now, "cell")
 
 
 _STAMP = re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z\b")

@@ -76,16 +76,12 @@ def _took(step: PhaseStep, seconds: int | None) -> str:
 def one_day(view: SessionView) -> date | None:
     """The local date every phase was entered on, when they share one: the times then say
     the clock alone (and the pane's title the date)."""
-    days = {at.astimezone().date() for s in view.timeline if (at := fmt.ts(s.at)) is not None}
-    return days.pop() if len(days) == 1 else None
+    return fmt.one_day([s.at for s in view.timeline])
 
 
 def _entered(step: PhaseStep, now: datetime, clock_only: bool) -> str:
-    at = fmt.ts(step.at)
-    if at is None:
-        return ""
-    shown = f"{at.astimezone():%H:%M}" if clock_only else fmt.when(at, now, "cell")
-    return (APPROX if step.approximate else "") + shown
+    shown = fmt.clock_cell(step.at, now, clock_only)
+    return (APPROX if step.approximate else "") + shown if shown else ""
 
 
 def bar(seconds: int | None, longest: int, width: int = BAR) -> str:
@@ -164,10 +160,8 @@ def timeline_title(view: SessionView, now: datetime, room: int | None = None) ->
     """The pane's title: `Phases` and, when times are shown, their day and zone."""
     if not any(s.at for s in view.timeline) or not timeline_fit(view, now, room)[0]:
         return "Phases · took" if any(s.at or s.seconds for s in view.timeline) else "Phases"
-    day, today = one_day(view), now.astimezone().date()
-    on = ""
-    if day is not None and day != today:  # `Nov 21`, `2025-11-21` before this year
-        on = f" {day:%b} {day.day}" if day.year == today.year else f" {day.isoformat()}"
+    day = fmt.day_text(one_day(view), now)
+    on = f" {day}" if day else ""
     return f"Phases · entered{on} ({fmt.zone_name(now)}) · took"
 
 

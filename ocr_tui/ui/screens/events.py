@@ -96,7 +96,7 @@ class EventsScreen(DrilldownScreen):
         now = self.now()
         events = view.events if view is not None else []
         table = self.query_one("#events", FitTable)
-        table.set_labels(labels(now))
+        table.set_labels(labels(events, now))
         steps = view.timeline if view is not None else []
         table.sync_rows(event_rows(events, steps, now, partial(theme_style, self)))
         table.display = bool(events)
