@@ -210,12 +210,17 @@ def refuse_without_terminal() -> int | None:
     name = terminal_missing()
     if name is None:
         return None
-    print(
+    message = (
         f"ocr-tui: the dashboard needs a terminal, and {name} is not one. Without a screen:"
         " `ocr-tui status` (--json, --oneline) or `ocr-tui watch --jsonl`;"
-        f" {FORCE_TTY}=1 opens the dashboard anyway.",
-        file=sys.stderr,
+        f" {FORCE_TTY}=1 opens the dashboard anyway."
     )
+    if sys.stderr is not None and sys.stderr.isatty():  # read in a terminal: wrapped at words
+        import shutil
+        import textwrap
+
+        message = textwrap.fill(message, max(40, shutil.get_terminal_size().columns - 1))
+    print(message, file=sys.stderr)
     return EXIT_NO_TERMINAL
 
 

@@ -17,7 +17,7 @@ STATES: dict[str, tuple[str, str]] = {
     "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
     "alert": ("!", "needs attention: interrupted, an error, stale... (see the detail pane)"),
     "running": ("●", "running: the review or map is in progress"),
-    "waiting": ("◐", "waiting: the work is finished, the session is not closed yet"),
+    "waiting": ("◐", "finished, not closed: the work is done, the session is still open"),
     "closed": ("✓", "closed"),
     "loading": ("…", "reading: not read yet (start-up reads the newest sessions first)"),
 }

@@ -13,6 +13,7 @@ from textual.content import Content
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.list_keys import SEARCHED
 from ocr_tui.ui.navigation import EventsTarget, FindingsTarget, MapRunTarget
 
 # (title, main screen action, help)
@@ -23,7 +24,7 @@ MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (
     ("Sort: by last activity", "set_sort('activity')", "Most recently active first"),
     ("Sort: by start time", "set_sort('start')", "Most recently started first"),
     ("Sort: by name", "set_sort('name')", "Session names A to Z (the id without its date)"),
-    ("Search sessions", "search", "Filter the list by id or branch as you type (key /)"),
+    ("Search sessions", "search", f"Search {SEARCHED} as you type (key /)"),
     ("Clear search", "clear_search", "Show sessions regardless of the search text"),
     (
         "Reviews: every round of every session",
@@ -103,9 +104,9 @@ class SessionCommands(_Commands):
         for view in sorted(app.sessions.values(), key=lambda v: v.id):
             title = f"Session: {fmt.safe(view.id, 60)}"
             if view.branch and view.branch not in view.id:
-                title += f" ({fmt.safe(view.branch, 40)})"
+                title += f" ({fmt.safe(view.branch, 70)})"
             elif view.title:
-                title += f" ({fmt.safe(view.title, 40)})"
+                title += f" ({fmt.safe(view.title, 70)})"
             help_text = f"{view.status} · {fmt.safe(view.workflow)} · {fmt.safe(view.phase_label)}"
             if view.framework != "ocr":
                 help_text = f"{fmt.framework_label(view.framework)} · {help_text}"

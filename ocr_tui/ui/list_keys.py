@@ -20,7 +20,7 @@ LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort"
 LIST_ACTIONS |= {"cycle_format", "set_format", "reverse_sort"}
 # A click on the header of one of these columns sorts by it (again: reverses it).
 HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity"}
-SEARCHED = "ids, titles, agents, verdicts"
+SEARCHED = "ids, branches, titles, agents, verdicts and alerts"  # `listing.search_texts`
 
 
 class ListKeys(Screen):

@@ -79,3 +79,29 @@ def test_the_event_log_reason_speaks_of_the_format(project: Project) -> None:
     assert events_reason(view) == (
         "Code workflow sessions have no event log: OCR's ocr.db (OCR 1.5+) records one."
     )
+
+
+def test_the_summary_line_gives_up_whole_parts_not_letters(project: Project) -> None:
+    """At 80 columns it read `… 14 reviews with a verdict · 0 unresolved blocke…`."""
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.ui.widgets.summary_bar import summary_content
+
+    views = Engine(project).scan()
+    whole = summary_content(views).plain
+    assert whole.endswith("unresolved blocker") or whole.endswith("unresolved blockers")
+    for width in range(20, len(whole) + 1):
+        line = summary_content(views, width).plain
+        assert "…" not in line
+        assert line.split(" · ")[-1] == whole.split(" · ")[-1]  # the blockers stay
+        assert line.startswith(whole.split(" · ")[0])  # and the sessions
+        assert len(line) <= width or line.count(" · ") == 1
+
+
+def test_one_description_of_search_and_of_finished() -> None:
+    from ocr_tui.core.states import STATES
+    from ocr_tui.ui.commands import MAIN_ACTIONS
+    from ocr_tui.ui.list_keys import SEARCHED
+
+    assert SEARCHED == "ids, branches, titles, agents, verdicts and alerts"
+    assert any(SEARCHED in help_text for _, _, help_text in MAIN_ACTIONS)
+    assert "waiting" not in STATES["waiting"][1]  # `◆ waiting on you` is the only waiting

@@ -213,7 +213,7 @@ def _spec_fact(spec: C.SpecRef, documents: list[str], doc_of: DocOf) -> Fact:
     if spec.status:
         parts.append(f"({spec.status})")
     if spec.path:
-        parts.append(f"— {spec.path}" + ("" if doc else " (not found)"))
+        parts.append(f"· {spec.path}" + ("" if doc else " (not found)"))  # `—` is "not known"
     if doc:
         documents.append(doc)
     tone = "good" if spec.status == "done" else ("neutral" if doc or not spec.path else "warn")

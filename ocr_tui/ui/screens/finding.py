@@ -182,7 +182,8 @@ class FindingScreen(RoundReaderScreen):
     def crumbs(self, view: SessionView | None) -> list[Crumb]:
         """`… › Round 2 › Findings › title`, or `… › Round 2 › Discourse › title` when it was
         opened from the round's discourse: the way the user came (Back goes there)."""
-        title = clip_end(safe_line(self.finding.title), 40) if self.finding else self.finding_id
+        # the whole title: the breadcrumb cuts it to its width (`fit_parts`), the other parts first
+        title = safe_line(self.finding.title) if self.finding else self.finding_id
         if self._way_in is False:
             self._way_in = way_in(self, self._from_discourse)
         if self._way_in:
@@ -296,7 +297,10 @@ def meta_content(f: Finding) -> Content:
     who = safe_line(", ".join(f.reviewers)) or "no reviewer named"
     lines.append(Content.assemble(("Raised by  ", muted), who))
     read = f.source if f.path is None else f"{safe_line(f.path)}{f':{f.line}' if f.line else ''}"
-    lines.append(Content.assemble(("Read from  ", muted), read, (f"  ({f.source})", muted)))
+    # the source's kind beside the path, unless the path says it (`…/round-meta.json`)
+    said = f.path is None or safe_line(f.path).rsplit("/", 1)[-1] == f.source
+    kind = "" if said else f"  ({f.source})"
+    lines.append(Content.assemble(("Read from  ", muted), read, (kind, muted)))
     return Content("\n").join(lines)
 
 

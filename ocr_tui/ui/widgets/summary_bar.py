@@ -18,21 +18,32 @@ ATTENTION = "bold $text-warning"
 MUTED = "$text-muted"
 
 
-def summary_content(views: Iterable[SessionView]) -> Content | None:
-    """The line for these sessions (every format's), or None when none is OCR's."""
+# Dropped first when the line is short of room (whole, never cut mid-word): the least telling.
+GIVE_WAY = (2, 1)  # the reviews with a verdict, then the active count
+
+
+def summary_content(views: Iterable[SessionView], width: int | None = None) -> Content | None:
+    """The line for these sessions (every format's), or None when none is OCR's; in `width`
+    cells (None: any), parts given up whole (GIVE_WAY) rather than cut."""
     views = list(views)
     ocr = [v for v in views if v.framework == "ocr"]
     if not ocr:
         return None
     s = summary(ocr)
-    text = s.text()
-    head, sep, blockers = text.rpartition(" · ")
-    parts: list[str | tuple[str, str]] = []
-    if len(ocr) < len(views):
-        parts.append(("OCR · ", MUTED))
-    parts += [head, (sep, MUTED), (blockers, ATTENTION if s.open_blockers else "")]
-    content = Content.assemble(*parts)
-    return content.highlight_regex(r" · ", style=MUTED)
+    parts = s.text().split(" · ")  # sessions, active, reviews with a verdict, blockers
+    lead = "OCR · " if len(ocr) < len(views) else ""
+    kept = list(range(len(parts)))
+    for drop in GIVE_WAY:
+        if width is None or len(lead) + len(" · ".join(parts[i] for i in kept)) <= width:
+            break
+        kept.remove(drop)
+    pieces: list[str | tuple[str, str]] = [(lead, MUTED)] if lead else []
+    for n, i in enumerate(kept):
+        if n:
+            pieces.append((" · ", MUTED))
+        last = i == len(parts) - 1
+        pieces.append((parts[i], ATTENTION if last and s.open_blockers else ""))
+    return Content.assemble(*pieces)
 
 
 class SummaryBar(Static):
@@ -49,6 +60,7 @@ class SummaryBar(Static):
     """
 
     _shown: Content | None = None
+    _views: list[SessionView] | None = None
     _spans: tuple = ()  # Content's == compares the text alone: the styles count too
 
     def on_mount(self) -> None:
@@ -56,7 +68,9 @@ class SummaryBar(Static):
             self.display = False
 
     def show(self, views: Iterable[SessionView]) -> None:
-        content = summary_content(views)
+        self._views = list(views)
+        width = self.size.width - 2 if self.size.width > 2 else None  # its padding
+        content = summary_content(self._views, width)
         self.display = content is not None
         if content is None:
             return
@@ -64,6 +78,10 @@ class SummaryBar(Static):
         if content != self._shown or spans != self._spans:
             self._shown, self._spans = content, spans
             self.update(content)
+
+    def on_resize(self) -> None:
+        if self._views is not None:
+            self.show(self._views)
 
     @property
     def plain(self) -> str:
