@@ -69,7 +69,7 @@ async def test_discourse_by_reviewer_with_counts_and_links(project: Project) -> 
             ("principal-1", "AGREE", "quality-1", "Dead code"),
             ("", "CHALLENGE", "quality-1", "Dead code"),
             ("quality-1", "AGREE", "principal-1", "Token not verified"),
-            ("", "CONNECT", "principal-1", "Dead code +1"),
+            ("", "CONNECT", "principal-1", "Dead code +1 more"),
             ("", "SURFACE", "", ""),
         ]
         count = str(screen.query_one("#discourse-count").render())

@@ -58,13 +58,13 @@ MAX_SHOWN = 16 * 1024  # characters of the response shown below the table
 
 
 def finding_cell(r: Response, by_id: dict[str, Finding], width: int | None = None) -> str:
-    """The titles of the findings it names (else the titles as written): the first, `+N`
-    more; with `width`, the title cut to fit."""
+    """The titles of the findings it names (else the titles as written): the first, and
+    `+N more`; with `width`, the title cut to fit."""
     named = [by_id[i].title for i in r.finding_ids if i in by_id]
     titles = named or r.titles
     if not titles:
         return ""
-    more = f" +{len(titles) - 1}" if len(titles) > 1 else ""
+    more = f" +{len(titles) - 1} more" if len(titles) > 1 else ""  # `+2` alone: new findings
     title = safe_line(titles[0])
     return (title if width is None else clip_end(title, width - len(more))) + more
 
@@ -210,7 +210,10 @@ class DiscourseScreen(RoundReaderScreen):
         finding_need = max([cell_len(labels[3]), *(cell_len(f) for _, _, f, _ in rows)])
         says_need = max([cell_len(labels[4]), *(cell_len(t) for _, _, _, t in rows)])
         table = self.query_one("#responses", DrillTable)
-        room = self.size.width - fixed - 2 * 2 - CHROME - table.styles.scrollbar_size_vertical
+        # the scrollbar's room only when the rows overflow the table (its header aside)
+        visible = table.size.height - 1 if table.size.height > 1 else self.size.height // 2
+        scrollbar = table.styles.scrollbar_size_vertical if len(rows) > visible else 0
+        room = self.size.width - fixed - 2 * 2 - CHROME - scrollbar
         fw, sw = text_widths(finding_need, says_need, room)
         rows = [
             (key, [*c, Text(finding_cell(r, by_id, fw)), Text(clip_end(t, sw), style="italic")])
