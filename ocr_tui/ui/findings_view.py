@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ocr_tui.core.states import UNKNOWN
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.formats.ocr.discourse import Discourse, Response
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
@@ -34,8 +35,9 @@ def _triage_rank(value: str | None) -> tuple[int, str]:
     return (len(TRIAGE_ORDER), "\uffff" if value in (None, NO_TRIAGE) else value)
 
 
-# Sort orders, by the column they sort on: (column key, label, key function). Ties fall back
-# to the default order (severity, file, line, title).
+# Sort orders, by the column they sort on: (column key, label, key function); `blocker` has
+# no column of its own (the word follows the severity). Ties fall back to the default order
+# (severity, file, line, title).
 SORTS: tuple[tuple[str, str, Callable[[Finding], object]], ...] = (
     ("severity", "severity", lambda f: severity_rank(f.severity)),
     ("blocker", "blocker", lambda f: not f.blocker),
@@ -158,9 +160,13 @@ class FindingsQuery:
         """`severity ≥ high · blockers only · "race"`, or `no filter`."""
         parts = [f"severity ≥ {self.min_severity}"] if self.min_severity else []
         parts += ["blockers only"] if self.blockers_only else []
-        parts += [f"triage {self.triage}"] if self.triage else []
+        parts += [f"triage {self.label_triage()}"] if self.triage else []
         parts += [f'"{safe_line(self.search.strip())}"'] if self.search.strip() else []
         return " · ".join(parts) or "no filter"
+
+    def label_triage(self) -> str:
+        """The triage filter's value as the table writes it (`—`: findings without one)."""
+        return UNKNOWN if self.triage == NO_TRIAGE else safe_line(self.triage or "")
 
     def sort_label(self) -> str:
         label = next(name for key, name, _ in SORTS if key == self.sort)

@@ -103,9 +103,10 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         ]
         t = table(app)
         first = t.row_keys[0]
-        assert t.get_cell(first, "severity").plain == "critical"
+        # no final.md: critical blocks; the word follows the severity (no column of its own)
+        assert t.get_cell(first, "severity").plain == "critical blocker"
+        assert t.get_cell(t.row_keys[1], "severity").plain == "medium"
         assert t.get_cell(first, "where").plain == "src/auth.py:10"
-        assert t.get_cell(first, "blocker").plain == "blocker"  # no final.md: critical blocks
         assert t.get_cell(first, "evolution").plain == "open"
         assert t.get_cell(t.row_keys[1], "evolution").plain == "new"
         assert t.get_cell(t.row_keys[3], "evolution").plain == "resolved"

@@ -115,9 +115,15 @@ def test_elide_middle_keeps_both_ends(text, width, expected) -> None:
 
 
 def test_reviewers_fit_with_a_count_of_the_rest() -> None:
+    """All of them where there is room; else `& 2 more` (people: `+2` is new findings)."""
     many = f("x", reviewers=("principal-1", "principal-2", "quality-1", "security-1"))
-    assert reviewers_text(many) == "principal-1, principal-2 +2"
+    assert reviewers_text(many) == "principal-1, principal-2, quality-1, security-1"
+    assert reviewers_text(many, 100) == reviewers_text(many)
+    assert reviewers_text(many, 33) == "principal-1, principal-2 & 2 more"
+    assert reviewers_text(many, 20) == "principal-1 & 3 more"
+    assert reviewers_text(many, 12) == "4 reviewers"
     assert reviewers_text(f("x", reviewers=())) == ""
+    assert "+" not in reviewers_text(many, 28)
 
 
 def test_display_markdown_drops_the_heading_and_breaks_field_lines() -> None:

@@ -10,6 +10,9 @@ title, file and reviewers, `s` sorts by the next column and `S` reverses (a clic
 sorts by it too), `e` opens the finding's file at its line in the editor, `y` copies
 `file:line`, `[`/`]` step rounds keeping all of that, Enter opens
 the finding's detail, Esc clears a search, then goes back.
+
+The columns share the table's width (`findings_cells.plan`), laid out again whenever the
+table's pane changes size: no text is cut while another column has room to spare.
 """
 
 from __future__ import annotations
@@ -33,16 +36,15 @@ from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
 from ocr_tui.ui.findings_cells import (
-    COLUMNS,
-    COMPACT_BELOW,
     COMPACT_LABELS,
     FULL_LABELS,
-    TRIAGE_COLUMN,
-    column_widths,
+    LABELS,
+    columns,
     finding_cells,
+    plan,
     where,
 )
-from ocr_tui.ui.findings_view import FindingsQuery, Loaded, read_round
+from ocr_tui.ui.findings_view import SORT_KEYS, FindingsQuery, Loaded, read_round
 from ocr_tui.ui.navigation import (
     FindingsTarget,
     FindingTarget,
@@ -55,6 +57,15 @@ from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.table_search import SearchBox
+
+
+class FindingsPane(Vertical):
+    """The table's pane: when its size changes the columns are laid out again for it."""
+
+    def on_resize(self, _event: Resize) -> None:
+        screen = self.screen
+        if isinstance(screen, FindingsScreen) and screen.findings is not None:
+            screen.refresh_rows()
 
 
 @router.route(FindingsTarget)
@@ -106,8 +117,17 @@ class FindingsScreen(RoundReaderScreen):
         self.source: str | None = None
         self.problems: list[str] = []
         self.query_state = FindingsQuery()
-        self._triage = False  # whether the table has the triage column
+        self._keys = self._column_keys(evolution=number > 1, triage=False)  # the table's
         self._compact = False  # whether the short columns use their short words
+
+    @staticmethod
+    def _column_keys(evolution: bool, triage: bool) -> tuple[str, ...]:
+        return tuple(key for key, _ in columns(evolution, triage))
+
+    @property
+    def _triage(self) -> bool:
+        """Whether the table has the triage column (ocr.db has triage for this round)."""
+        return "triage" in self._keys
 
     @classmethod
     def for_target(cls, target: FindingsTarget) -> FindingsScreen:
@@ -138,9 +158,9 @@ class FindingsScreen(RoundReaderScreen):
         )
         search.display = False  # hidden from the start: the screen's first focus is the table's
         yield search
-        with Vertical(id="findings-pane", classes="dd-pane") as pane:
+        with FindingsPane(id="findings-pane", classes="dd-pane") as pane:
             pane.border_title = "Findings"
-            yield DrillTable(COLUMNS, id="findings")
+            yield DrillTable([(k, LABELS[k]) for k in self._keys], id="findings")
             yield Static("Reading the findings…", id="findings-empty", classes="dd-empty")
         yield KeyFooter()
 
@@ -161,10 +181,6 @@ class FindingsScreen(RoundReaderScreen):
             return "No triage in this round: OCR's web dashboard records it in ocr.db."
         return super().explain_disabled(action, parameters)
 
-    def on_resize(self, _event: Resize) -> None:
-        if self.findings is not None:
-            self.refresh_rows()
-
     # -- loading ----------------------------------------------------------------------------
 
     def read_blocking(
@@ -174,27 +190,34 @@ class FindingsScreen(RoundReaderScreen):
 
     async def apply_read(self, loaded: Loaded) -> None:
         self.findings, self.source, self.problems = loaded.findings, loaded.source, loaded.problems
-        triage = any(f.triage for f in self.findings or [])
-        if triage != self._triage:
-            await self._replace_table(triage)
-            if not triage and self.query_state.triage is not None:
-                self.query_state = replace(self.query_state, triage=None)
-            if not triage and self.query_state.sort == "triage":
-                self.query_state = replace(self.query_state, sort="severity", reverse=False)
+        found = self.findings or []
+        keys = self._column_keys(
+            evolution=any(f.evolution for f in found),  # round 1: nothing to evolve from
+            triage=any(f.triage for f in found),
+        )
+        if keys != self._keys:
+            await self._replace_table(keys)
+            q = self.query_state
+            if not self._triage and q.triage is not None:
+                q = replace(q, triage=None)
+            if q.sort in ("triage", "evolution") and q.sort not in keys:
+                q = replace(q, sort="severity", reverse=False)
+            self.query_state = q
             self.refresh_bindings()
         self.refresh_rows()
 
-    async def _replace_table(self, triage: bool) -> None:
-        """A table with (or without) the triage column: DrillTable's columns are fixed."""
+    async def _replace_table(self, keys: tuple[str, ...]) -> None:
+        """A table with these columns (with or without evolution, triage): DrillTable's
+        columns are fixed."""
         old = self.query_one("#findings", DrillTable)
         # The table had focus, or was about to (`after_mount` focuses it a turn later; a fast
         # read can come first): the new one takes it, so Enter and j/k work from the start.
         focused = self.focused
         had_focus = focused is None or focused is old or not focused.display
         await old.remove()
-        table = DrillTable([*COLUMNS, TRIAGE_COLUMN] if triage else COLUMNS, id="findings")
+        table = DrillTable([(k, LABELS[k]) for k in keys], id="findings")
         await self.query_one("#findings-pane").mount(table, before="#findings-empty")
-        self._triage = triage
+        self._keys = keys
         self._compact = False  # the new table has the full labels
         if had_focus:
             table.focus()
@@ -241,20 +264,40 @@ class FindingsScreen(RoundReaderScreen):
             return
         count.update(Content.assemble((self.count_text(), "")))
         shown = self.shown
-        compact = 0 < self.size.width < COMPACT_BELOW
-        if compact != self._compact:
-            self._compact = compact
-            labels = COMPACT_LABELS if compact else FULL_LABELS
+        layout = plan(shown, self._room(len(shown)), self._keys)
+        if layout.compact != self._compact:
+            self._compact = layout.compact
+            labels = COMPACT_LABELS if layout.compact else FULL_LABELS
             self.query_one("#findings", DrillTable).set_labels(labels)
-        widths = column_widths(shown, self.size.width, self._triage)
         style = partial(theme_style, self)
-        triage = self._triage
-        self._fill([(f.id, finding_cells(f, widths, style, triage, compact)) for f in shown])
-        self._show_empty(
-            "No findings in this round."
-            if not self.findings
-            else "No findings match (v: severity, b: blockers, /: search)."
-        )
+        keys = self._keys
+        self._fill([(f.id, finding_cells(f, layout, style, keys)) for f in shown])
+        self._show_empty("No findings in this round." if not self.findings else self._no_match())
+
+    def _room(self, rows: int) -> int:
+        """The cells the table's columns can take: the pane's width, less the table's
+        scrollbar when its `rows` (and header) are more than the pane is high."""
+        pane = self.query_one("#findings-pane")
+        table = self.query_one("#findings", DrillTable)
+        width = pane.size.width or max(self.size.width - pane.styles.gutter.width, 0)
+        height = pane.size.height or self.size.height
+        if rows + 1 > height:
+            width -= table.styles.scrollbar_size_vertical
+        return width
+
+    def _no_match(self) -> str:
+        """Every active filter, with the key that changes it."""
+        q = self.query_state
+        active = [("v", f"severity ≥ {q.min_severity}")] if q.min_severity else []
+        active += [("b", "blockers only")] if q.blockers_only else []
+        active += [("t", f"triage {q.label_triage()}")] if q.triage else []
+        active += [("/", "search, Esc clears it")] if q.search.strip() else []
+        if not active:  # (with no filter every finding shows) the keys that filter
+            active = [("v", "severity"), ("b", "blockers")]
+            active += [("t", "triage")] if self._triage else []
+            active += [("/", "search")]
+        keys = ", ".join(f"{key}: {what}" for key, what in active)
+        return f"No findings match ({keys})."
 
     def _fill(self, rows: list) -> None:
         table = self.query_one("#findings", DrillTable)
@@ -283,8 +326,9 @@ class FindingsScreen(RoundReaderScreen):
         self._set_query(self.query_state.next_triage(self.findings or []))
 
     def action_cycle_sort(self) -> None:
-        columns = tuple(key for key, _ in COLUMNS) + (("triage",) if self._triage else ())
-        self._set_query(self.query_state.next_sort(columns))
+        # Every column's order, and the blockers first (`blocker` is said in the severity cell)
+        cycle = tuple(k for k in SORT_KEYS if k in self._keys or k == "blocker")
+        self._set_query(self.query_state.next_sort(cycle))
 
     def action_reverse_sort(self) -> None:
         self._set_query(self.query_state.sorted_by(self.query_state.sort))
