@@ -25,7 +25,7 @@ from ocr_tui.core.cells import elide_middle as _elide_middle
 from ocr_tui.core.states import glyph, session_state
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import zone_name
-from ocr_tui.core.view import SessionView
+from ocr_tui.core.view import Round, SessionView
 
 ONELINE_WIDTH = 60  # a tmux status bar's share
 GAP = 2  # spaces between the table's columns
@@ -83,8 +83,9 @@ def elide_middle(text: str, width: int) -> str:
 
 def _round_bits(v: SessionView) -> tuple[str, int, int]:
     """(`R2` or `M1`, reviewers, distinct findings) of the current round: the findings as
-    `status --json` and `ocr-tui findings` count them (merged across reviewers)."""
-    cur = v.current
+    `status --json` and `ocr-tui findings` count them (merged across reviewers). A map
+    session's unit is its map run: no round's (`display.unit_round`)."""
+    cur = display.unit_round(v)
     reviewers = len(cur.reviewers) if cur else 0
     findings = cur.findings if cur else 0
     return display.round_text(v) or "—", reviewers, findings
@@ -102,11 +103,17 @@ def status_cell(v: SessionView) -> str:
 BLANK = "—"  # "not known (yet)", as on every screen
 
 
+def _verdict(v: SessionView, cur: Round | None) -> str:
+    """The round's verdict; a map session's map run's files (the list's Verdict cell)."""
+    if cur is not None:
+        return safe_line(cur.verdict) if cur.verdict else BLANK
+    return display.map_run_text(v) or BLANK
+
+
 def row(v: SessionView, now: datetime) -> dict[str, str]:
     """Every cell of a session's row, by column key (`display.COLUMNS`): the list's cells, in
     the same words (the list's glyph column is STATUS' first cell)."""
-    ocr = v.framework == "ocr"
-    cur = v.current if ocr else None
+    cur = display.unit_round(v)
     rnd, reviewers, findings = _round_bits(v)
     return {
         "id": safe_line(v.id),
@@ -117,7 +124,7 @@ def row(v: SessionView, now: datetime) -> dict[str, str]:
         "round": rnd,
         "reviewers": str(reviewers) if cur else BLANK,
         "findings": str(findings) if cur else BLANK,
-        "verdict": safe_line(cur.verdict) if cur and cur.verdict else BLANK,
+        "verdict": _verdict(v, cur),
         "agents": display.agents_text(v) or BLANK,
         "needs": display.needs_text(v) or BLANK,
         "round_time": display.round_time_text(v, now),
@@ -364,15 +371,17 @@ def _oneline(
         parts += [(safe_line(v.summary), VERDICT)] if v.summary else []
         needs = display.needs_text(v)  # `your approval` stays: it is what needs you
         parts += [(needs, ALWAYS if v.waiting else VERDICT)] if needs else []
-    elif v.workflow == "review" or v.rounds:
+    elif not display.is_map(v) and (v.workflow == "review" or v.rounds):
         parts.append((rnd, ROUND))
         parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
         parts.append((f"{findings} finding{'s' if findings != 1 else ''}", FINDINGS))
-        cur = v.current
+        cur = display.unit_round(v)
         if cur and cur.verdict:
             parts.append((safe_line(cur.verdict), VERDICT))
     elif v.current_map_run:
         parts.append((rnd, ROUND))
+        if display.map_run_text(v):
+            parts.append((display.map_run_text(v), VERDICT))
     parts.append((display.elapsed_text(v, now) + (" stalled" if v.stalled else ""), ALWAYS))
     if v.problems:
         n = len(v.problems)

@@ -26,7 +26,7 @@ from datetime import datetime
 from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, parse_ts
-from ocr_tui.core.view import SessionView
+from ocr_tui.core.view import MapRun, Round, SessionView
 
 # --- the formats -------------------------------------------------------------------------------
 
@@ -155,14 +155,49 @@ def flow_text(view: SessionView) -> str:
     return "" if DEFAULT_FLOW.get(f) == w else clip_end(safe_line(w), FLOW_ROOM)
 
 
+def is_map(view: SessionView) -> bool:
+    """An OCR session whose workflow is a map: its unit is its map run, never a review round
+    (one it went through before included)."""
+    return view.framework == "ocr" and view.workflow == "map"
+
+
 def round_text(view: SessionView) -> str:
     """`R2` (review round 2) or `M1` (map run 1): the unit an OCR session is in; "" when none
     (or another format)."""
     if view.framework != "ocr":
         return ""
-    if view.workflow == "map" and view.current_map_run:
-        return f"M{view.current_map_run}"
+    if is_map(view):
+        return f"M{view.current_map_run}" if view.current_map_run else ""
     return f"R{view.current_round}" if view.current_round else ""
+
+
+def unit_round(view: SessionView) -> Round | None:
+    """The review round whose reviewers, findings and verdict a row shows: an OCR review
+    session's current one; None for a map session (its unit is its map run: `map_run_text`)
+    and the other formats."""
+    return view.current if view.framework == "ocr" and not is_map(view) else None
+
+
+def unit_map_run(view: SessionView) -> MapRun | None:
+    """A map session's current map run (of twins with its number, the last), else None."""
+    if not is_map(view) or not view.current_map_run:
+        return None
+    runs = [r for r in view.map_runs if r.number == view.current_map_run]
+    return runs[-1] if runs else None
+
+
+def map_run_text(view: SessionView) -> str:
+    """What a map session's map run mapped, in the Verdict column: `12 files` (its files, else
+    its sections' files added up); "" when not known (or not a map session)."""
+    run = unit_map_run(view)
+    if run is None:
+        return ""
+    files = run.files
+    if files is None and run.sections:
+        files = sum(s.files for s in run.sections)
+    if files is None:
+        return ""
+    return f"{files} file" if files == 1 else f"{files} files"
 
 
 def agents_text(view: SessionView) -> str:
@@ -252,6 +287,9 @@ class Spec:
     scope: str = "all"  # all | multi | ocr | other | ocr-only | content (some cell says so)
     grow: int = 0  # flexible: the narrowest it gets (0: as wide as its widest cell)
     tip: str = ""  # what it holds, for the help and tests' sake
+    # Its cells are read whole: the columns ranked after every such one give way (see
+    # `GIVE_WAY`) before one of its cells is cut.
+    whole: bool = False
 
 
 TEXT_CAP = 60  # no cell text from disk is longer (the column clips it further)
@@ -260,13 +298,24 @@ COLUMNS: tuple[Spec, ...] = (
     Spec("state", "", 0, 1, tip="the session's state glyph"),
     Spec("id", "Session", 0, 80, grow=14, tip="the session's id"),
     Spec("status", "Status", 0, 24, grow=8, tip="the state's glyph and words (status)"),
-    Spec("format", "Fmt", 5, FORMAT_ROOM, "multi", tip="the session's format"),
+    Spec("format", "Fmt", 6, FORMAT_ROOM, "multi", tip="the session's format"),
     Spec("flow", "Flow", 12, 6, "content", tip="the workflow: review / map, fast"),
-    Spec("phase", "Phase", 1, 40, grow=20, tip="the place among the phases and its name"),
-    Spec("round", "Rnd", 7, 4, "ocr", tip="R2: review round 2; M1: map run 1"),
-    Spec("reviewers", "Rev", 11, 3, "ocr", tip="the round's reviewers"),
-    Spec("findings", "Find", 6, 4, "ocr", tip="the round's distinct findings"),
-    Spec("verdict", "Verdict", 4, 16, "ocr", grow=8, tip="the round's verdict"),
+    Spec(
+        "phase", "Phase", 1, 40, grow=20, whole=True, tip="the place among the phases and its name"
+    ),  # fmt: skip
+    Spec("round", "Rnd", 8, 4, "ocr", tip="R2: review round 2; M1: map run 1"),
+    Spec("reviewers", "Rev", 11, 3, "ocr", tip="the review round's reviewers"),
+    Spec("findings", "Find", 7, 4, "ocr", tip="the review round's distinct findings"),
+    Spec(
+        "verdict",
+        "Verdict",
+        4,
+        16,
+        "ocr",
+        grow=8,
+        whole=True,
+        tip="the round's verdict; a map run's files",
+    ),  # fmt: skip
     Spec(
         "agents",
         "Agents",
@@ -278,7 +327,8 @@ COLUMNS: tuple[Spec, ...] = (
     ),  # fmt: skip
     Spec("needs", "Needs", 3, TEXT_CAP, "other", grow=13, tip="what needs attention"),
     Spec("round_time", "Round time", 9, 10, "ocr-only", tip="the round's (or map run's) time"),
-    Spec("elapsed", "Elapsed", 8, 8, tip="the session's time: to now while it runs"),
+    # whole: a cut time says nothing; the session's time outlasts the columns after it
+    Spec("elapsed", "Elapsed", 5, 8, whole=True, tip="the session's time: to now while it runs"),
     Spec("started", "Started", 13, 16, tip="when the session started (local time)"),
     Spec("activity", "Activity", 2, 8, tip="the last activity"),
 )
@@ -287,9 +337,10 @@ LIST_COLUMNS = tuple(s for s in COLUMNS if s.key != "status")  # the glyph says 
 STATUS_COLUMNS = tuple(s for s in COLUMNS if s.key != "state")  # STATUS leads with the glyph
 
 # Flexible columns get up to their widest cell (or a first step) in this order; the id gets
-# the rest: a readable id first, then the phase, the status and the verdict whole, a first
-# step of what needs you and of the agents, then the whole id (once its prefix went: see
-# `plan`), then what needs you and the agents whole.
+# the rest: a readable id first, then the phase's label, the status and the verdict whole, a
+# first step of what needs you and of the agents, then the whole id (once its prefix went:
+# see `plan`), then what needs you and the agents whole. The phase's bar comes after all of
+# them: a cell is never cut while another column has room to spare.
 ID_STEP = 24
 MAX_AIR = 2  # cells added to each column when every one has its widest cell
 GROW_ORDER: tuple[tuple[str, int | None], ...] = (
@@ -303,6 +354,10 @@ GROW_ORDER: tuple[tuple[str, int | None], ...] = (
     ("needs", None),
     ("agents", None),
 )
+# The columns ranked after this give way before a `whole` column's cell is cut (Needs and
+# Activity, ranked before the verdict, do not: they go only when the narrowest cells of the
+# columns kept do not fit).
+GIVE_WAY = max(s.rank for s in COLUMNS if s.whole)
 
 
 @dataclass(frozen=True)
@@ -348,17 +403,13 @@ def plan(
     whatever their cells (a ticking time); `fill`: the room left goes to air between the
     columns and the id (a screen's table) or nowhere (a printed one).
 
-    When the id column is narrower than its widest id, every row's id loses its prefix: the
-    plan is made again with the ids so shortened, and the room they leave goes to the
-    other columns."""
-    specs = list(specs)
-    args = (specs, available, labels, sorted_key, padding, fixed, fill)
-    shown = _plan(natural, *args)
-    whole, core = natural.get("id", 0), natural.get("id_core")
-    width = next((s.width for s in shown if s.key == "id"), None)
-    if width is None or core is None or core >= whole or width >= whole:
-        return shown
-    return _plan({**natural, "id": core}, *args)
+    No cell is cut while a column has room to spare: the columns are planned for their cells
+    (`phase_label`: the phase's widest cell without its bar; the ids without their prefix,
+    `id_core`), the flexible ones grown in GROW_ORDER; when the room is short, the columns
+    ranked after GIVE_WAY give way before a `whole` one's cell (a phase's label, a verdict) is
+    cut. Only the room no cell wants goes to the phase's bar, then to the ids' prefixes (when
+    the id column is narrower than its widest id, every row's id loses its prefix)."""
+    return _plan(natural, list(specs), available, labels, sorted_key, padding, fixed, fill)
 
 
 def _plan(
@@ -372,15 +423,28 @@ def _plan(
     fill: bool,
 ) -> list[Shown]:
     specs = list(specs)
-    widths: dict[str, int] = {}
+    # The phase is planned for its label (`phase_label`: its widest cell without the bar):
+    # the bar says what the fraction says, so it gets only the room no cell wants (a column
+    # never gives way to it).
+    with_bar = natural.get("phase", 0)
+    if "phase_label" in natural:
+        natural = {**natural, "phase": natural["phase_label"]}
+    # The id likewise, for its widest without the prefix (`id_core`): the prefix (the day,
+    # which Started says) gets only room no cell wants.
+    whole_id = natural.get("id", 0)
+    natural = {**natural, "id": min(natural.get("id_core", whole_id), whole_id)}
+    widths: dict[str, int] = {}  # the narrowest each gets
+    want: dict[str, int] = {}  # its widest cell: narrower, some cell is cut
     for s in specs:
         head = len(labels[s.key])
         if s.key in fixed:
             widths[s.key] = max(head, s.cap)
         elif s.grow:
-            widths[s.key] = max(head, min(s.grow, natural.get(s.key) or s.grow))
+            # (its cells all blank: its header; no room kept for text it has not)
+            widths[s.key] = max(head, min(s.grow, natural.get(s.key, 0)))
         else:
             widths[s.key] = max(head, min(s.cap, natural.get(s.key, 0)))
+        want[s.key] = max(widths[s.key], min(s.cap, natural.get(s.key, 0)))
 
     def rank(s: Spec) -> int:
         return 0 if s.key == sorted_key else s.rank
@@ -388,23 +452,64 @@ def _plan(
     def total() -> int:
         return sum(widths[s.key] + padding for s in specs)
 
+    def drop(droppable: list[Spec]) -> Spec:
+        gone = max(droppable, key=lambda s: (rank(s), specs.index(s)))
+        specs.remove(gone)
+        return gone
+
     # Columns give way to a readable id (ID_STEP cells, or its widest) before it narrows,
     # but the phase (rank 1) only to the narrowest id.
     id_now = widths.get("id", 0)
-    readable = max(id_now, min(ID_STEP, natural.get("id", 0))) if "id" in widths else 0
+    readable = max(id_now, min(ID_STEP, whole_id)) if "id" in widths else 0
+    gave_way: list[Spec] = []  # those that may come back into room left (not the phase)
     for keep, extra in ((1, readable - id_now), (0, 0)):
         while total() + extra > available:
             droppable = [s for s in specs if rank(s) > keep]
             if not droppable:
                 break
-            specs.remove(max(droppable, key=lambda s: (rank(s), specs.index(s))))
-    spare = max(0, available - total())
+            gone = drop(droppable)
+            gave_way += [gone] if keep else []
+
+    def grown() -> tuple[dict[str, int], int]:
+        """The flexible columns grown (GROW_ORDER) into the room left; and what is left."""
+        grew = dict(widths)
+        spare = max(0, available - total())
+        kept = {s.key for s in specs}
+        for key, step in GROW_ORDER:
+            if key in kept and spare:
+                more = max(0, min(spare, min(want[key], step or want[key]) - grew[key]))
+                grew[key] += more
+                spare -= more
+        return grew, spare
+
+    # A whole column's cell (the phase's label, the verdict) is cut only once the columns
+    # ranked after them (GIVE_WAY) gave way; those that gave way (for these, or for the
+    # readable id) and fit in the room left come back, the most telling first.
+    order = {s.key: i for i, s in enumerate(COLUMNS)}
+    grew, spare = grown()
+    while any(s.whole and grew[s.key] < want[s.key] for s in specs):
+        droppable = [s for s in specs if not s.whole and rank(s) > GIVE_WAY]
+        if not droppable:
+            break
+        gave_way.append(drop(droppable))
+        grew, spare = grown()
+    for s in sorted(gave_way, key=rank):
+        if widths[s.key] + padding <= spare:
+            specs.append(s)
+            specs.sort(key=lambda s: order.get(s.key, len(order)))
+            grew, spare = grown()
+    widths = grew
     kept = {s.key for s in specs}
-    for key, step in GROW_ORDER:
-        if key in kept and spare:
-            want = min(BY_KEY[key].cap, natural.get(key, 0), step or 999) - widths[key]
-            more = max(0, min(spare, want))
-            widths[key] += more
+    # No cell is cut while room is left: the bar and the id's prefix come once every column
+    # has its widest cell.
+    if all(widths[s.key] >= want[s.key] for s in specs):
+        bar = with_bar - widths.get("phase", with_bar)
+        if "phase" in kept and "phase_label" in natural and 0 < bar <= spare:
+            widths["phase"] += bar
+            spare -= bar
+        if "id" in kept:
+            more = max(0, min(spare, min(BY_KEY["id"].cap, whole_id) - widths["id"]))
+            widths["id"] += more
             spare -= more
     if fill:  # what is left: a little air between the columns, the rest after the id
         air = min(MAX_AIR, spare // max(1, len(specs) - 1))

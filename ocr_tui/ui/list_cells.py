@@ -131,6 +131,21 @@ def verdict_cell(verdict: str | None) -> Cell:
     return ((fmt.safe(verdict, TEXT_CAP), {"good": "good", "bad": "bad"}.get(tone, "")),)
 
 
+BAR_PARTS = 3  # a phase cell's segments that draw its bar
+
+
+def phase_label_width(cell: Cell) -> int:
+    """A phase cell's width without its bar: what the column is planned for (the bar takes
+    only the room no other cell wants: `display.plan`)."""
+    return cell_width(cell[BAR_PARTS:])
+
+
+def map_run_cell(view: SessionView) -> Cell:
+    """A map session's map run in the Verdict column: `12 files` (muted), else `—`."""
+    text = display.map_run_text(view)
+    return ((text, "muted"),) if text else DASH
+
+
 def phase_cell(view: SessionView) -> Cell:
     """The bar and the fraction give the place among the phases (the same in every format);
     the label the phase's name, without a place it starts with (iDumb's free text)."""
@@ -140,7 +155,7 @@ def phase_cell(view: SessionView) -> Cell:
     return (
         (done, "bar-done"),
         (todo, "bar-todo"),
-        (f"{pad} ", "muted"),  # the first three: the bar (PhaseText drops it when narrow)
+        (f"{pad} ", "muted"),  # the first three (BAR_PARTS): the bar, dropped when narrow
         (f"{fraction:>3} ", "muted"),
         (fmt.safe(label, TEXT_CAP), ""),
     )
@@ -150,7 +165,8 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
     """Every cell of a session's row; the table shows the columns that apply and fit."""
     state = fmt.session_state(view)
     ocr = view.framework == "ocr"
-    current = view.current if ocr else None
+    # A map session's row says its map run, never the review round it had before.
+    current = display.unit_round(view)
     flow = flow_text(view)
     cells: dict[str, Cell] = {
         "state": ((fmt.glyph(state), state),),
@@ -162,7 +178,9 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         "reviewers": ((str(len(current.reviewers)), ""),) if current else DASH,
         # a round's distinct findings, as `findings` and the round's screen count them
         "findings": ((str(current.findings), ""),) if current else DASH,
-        "verdict": verdict_cell(current.verdict if current else None),
+        "verdict": map_run_cell(view)
+        if display.is_map(view)
+        else verdict_cell(current.verdict if current else None),
         "agents": agents_cell(view),
         "needs": needs_cell(view),
         "started": ((started_text(view, now), "muted"),),

@@ -6,8 +6,10 @@ table has the same columns, by the same names, in upper case). Every column mean
 in every format: the OCR ones (round, reviewers, findings, verdict, round time) are shown when
 OCR sessions can be in the list, the other formats' ones (agents, needs) when theirs can; the
 format column when several formats can. When the width is short, columns give way by rank (the
-sorted one never); the id column takes what is left, after the flexible ones got up to their
-widest cell.
+sorted one never), and those ranked after the verdict before a phase's label or a verdict is
+cut; no cell is cut while a column has room to spare: the phase's bar (planned apart, from the
+table's `phase_label`) and the ids' prefixes only get the room no cell wants, the id column
+what is left.
 """
 
 from __future__ import annotations

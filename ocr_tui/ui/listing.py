@@ -43,7 +43,7 @@ def search_texts(view: SessionView) -> list[str]:
     texts = [view.id, view.branch or "", view.title or "", view.framework]
     texts += [fmt.framework_short(view.framework), view.summary or "", *view.alerts]
     texts += [f.value for f in view.facts if "agent" in f.label.lower()]
-    current = view.current
+    current = display.unit_round(view)  # a map session: not the review round before it
     if current is not None:
         texts.append(current.verdict or "")
         texts += [t for r in current.reviewers for t in (r.name, r.label)]

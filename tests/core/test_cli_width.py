@@ -257,56 +257,72 @@ def test_oneline_gives_way_in_order(tree, fixed_clock):
 
 
 def build_live(tree) -> None:
-    """The issue's session: reviewed (round 1, APPROVE), now on its map run, phase 4/6."""
+    """A review in its synthesis (7/8), its round 1 with a verdict already written."""
     s = tree.session(LIVE)
     s.round(1, reviewers={"principal-1": reviewer_md("High", "Low"),
                           "quality-1": reviewer_md("Medium"), "security-1": reviewer_md("Info")},
             final=final_md("APPROVE"))  # fmt: skip
+    s.state(workflow_type="review", status="active", current_phase="synthesis",
+            current_round=1, started_at=iso(ago(minutes=20)),
+            updated_at=iso(ago(minutes=1)))  # fmt: skip
+
+
+def test_oneline_of_a_map_session_says_its_map_run_not_a_round(tree, capsys, fixed_clock):
+    """Reviewed (round 1, APPROVE), now on its map run: `M1 · 3 reviewers · 2 findings ·
+    APPROVE` put the round's facts after the map run's name. Now the run's own: its files."""
+    s = tree.session(LIVE)
+    s.round(1, reviewers={"principal-1": reviewer_md("High", "Low")}, final=final_md("APPROVE"))
     s.run(1, topology=topology_md("a.py"), flow="# Flow\n")
     s.state(workflow_type="map", status="active", current_phase="requirements-mapping",
             current_round=1, current_map_run=1, started_at=iso(ago(minutes=20)),
             updated_at=iso(ago(minutes=1)))  # fmt: skip
+    whole = status(capsys, str(tree.root), "--oneline", "--max-width", "0").rstrip("\n")
+    assert whole == f"● {LIVE} map 4/6 Requirements Mapping · M1 · 1 file · 20m"
+    assert "APPROVE" not in status(capsys, str(tree.root), "--max-width", "0")
 
 
 def test_oneline_fills_its_room_in_order(tree, capsys, fixed_clock):
-    """It used to print `● feat-live-review-6 4/6 · 2 findings · 20m` (43 of 60 columns): the
+    """It used to print `● feat-live-review-6 7/8 · 2 findings · 20m` (43 of 60 columns): the
     phase name, the round and the verdict now come back, in that order, while they fit."""
     build_live(tree)
     whole = status(capsys, str(tree.root), "--oneline", "--max-width", "0").rstrip("\n")
     assert whole == (
-        f"● {LIVE} map 4/6 Requirements Mapping · M1 · 3 reviewers · 2 findings · APPROVE · 20m"
+        f"● {LIVE} review 7/8 Final Synthesis · R1 · 3 reviewers · 2 findings · APPROVE · 20m"
     )
     line = status(capsys, str(tree.root), "--oneline").rstrip("\n")
-    assert line == "● feat-live-review-6 4/6 Requiremen… · M1 · 2 findings · 20m"
+    assert line == "● feat-live-review-6 7/8 Final Synt… · R1 · 2 findings · 20m"
     assert cell_len(line) == 60  # the phase name takes the room the verdict could not
     line = status(capsys, str(tree.root), "--oneline", "--max-width", "80").rstrip("\n")
-    assert line == "● feat-live-review-6 4/6 Requirements Mapping · M1 · 2 findings · APPROVE · 20m"
+    assert line == "● feat-live-review-6 7/8 Final Synthesis · R1 · 2 findings · APPROVE · 20m"
     line = status(capsys, str(tree.root), "--oneline", "--max-width", "50").rstrip("\n")
-    assert line == "● feat-live-review-6 4/6 Requi… · 2 findings · 20m"
+    assert line == "● feat-live-review-6 7/8 Final… · 2 findings · 20m"
 
 
 def test_oneline_fills_but_never_exceeds_and_narrower_only_leaves_out_more(tree, fixed_clock):
     build_live(tree)
     view = tree.view(LIVE)
     full = oneline([view], None, FIXED)
-    least = "● feat-live-review-6 4/6 · 20m"
+    least = "● feat-live-review-6 7/8 · 20m"
     # the details, in the order they come in
-    details = ("findings", "Requi", "M1", "APPROVE", "Requirements Mapping", " map ", "reviewers",
-               "2026-03-10")  # fmt: skip
+    details = ("findings", "Final", "R1", "APPROVE", "Final Synthesis", "reviewers",
+               "2026-03-10", " review ")  # fmt: skip
     gone: set[str] = set()
     for width in range(cell_len(full) + 5, 9, -1):
         line = oneline([view], width, FIXED)
         assert cell_len(line) <= width, (width, line)
         shown = {d for d in details if d in line}
-        assert not shown & gone, (width, line)  # what went at a wider limit stays out
+        # what went at a wider limit stays out (but the phase name: the room a detail that
+        # does not fit leaves goes to it, so a short name can be whole below a wider limit)
+        steady = shown - {"Final", "Final Synthesis"}
+        assert not steady & gone, (width, line)
         gone |= set(details) - shown
-        kept = [d in shown for d in details]
+        kept = [d in shown for d in details if d != "Final Synthesis"]
         assert kept == sorted(kept, reverse=True), (width, line)  # in order
         phase = line.split(" · ")[0]
         if "…" in phase and width >= cell_len(least):  # a cut phase name takes the room (but
             assert cell_len(line) >= width - 1, (width, line)  # the space before a `…`)
         if width >= cell_len(least) + len(" · 2 findings") + len(" Req…"):
-            assert "4/6 Req" in line, (width, line)  # the phase name comes right after
+            assert "7/8 Fin" in line, (width, line)  # the phase name comes right after
 
 
 # --- one state vocabulary (core.states) -------------------------------------------------------

@@ -20,11 +20,14 @@ from textual.widgets.data_table import CellDoesNotExist
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, list_layout
 from ocr_tui.ui.list_cells import (
+    BAR_PARTS,
     Cell,
     IdFit,
     IdText,
     PhaseText,
     clock_cells,
+    is_blank,
+    phase_label_width,
     row_cells,
 )
 from ocr_tui.ui.widgets.planned_table import PlannedTable
@@ -174,6 +177,18 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._natural["id_core"] = self._ids.core
         return changed
 
+    def _measure(self, cells: dict[str, Cell]) -> bool:
+        """Also the phase's widest label without its bar (`phase_label`): the plan makes room
+        for the labels, the bar only gets room no cell wants."""
+        changed = super()._measure(cells)
+        phase = cells.get("phase")
+        if phase is not None and not is_blank(phase):
+            width = phase_label_width(phase)
+            if width > self._natural.get("phase_label", 0):
+                self._natural["phase_label"] = width
+                changed = True
+        return changed
+
     def _add_backlog(self) -> None:
         self._backlog_due = False
         if self._now is not None:
@@ -238,7 +253,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         if isinstance(text, IdText):
             text.session_id, text.fit = sid, self._ids
         elif isinstance(text, PhaseText):
-            text.bar, text.bars = sum(len(part) for part, _ in cell[:3]), self._bars
+            text.bar, text.bars = sum(len(part) for part, _ in cell[:BAR_PARTS]), self._bars
         return text
 
 
