@@ -48,7 +48,7 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
     """Two lines: `review · active · phase 4/8 Parallel Reviews · elapsed 12m 03s` (with
     `stalled: no activity for 36m (limit 30m)` when it is) and `started 14:02 UTC (12m ago) ·
     last activity 14:13 UTC (just now) · read from state.json`."""
-    status_style = "$success" if view.running else "$foreground-muted"
+    status_style = "$text-success" if view.running else "$foreground-muted"
     status = "complete" if view.complete else fmt.words(view.status)
     parts: list = [(fmt.words(view.workflow), "bold"), SEP, (status, status_style)]
     if view.stalled and view.status != "closed":
@@ -60,6 +60,35 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
         second += [SEP, ("last activity ", "$foreground-muted"), fmt.when(view.last_activity, now)]
     second += [SEP, ("read from ", "$foreground-muted"), safe_line(view.source)]
     return Content("\n").join([Content.assemble(*parts), Content.assemble(*second)])
+
+
+PHRASE_SEP = " · "
+
+
+def wrap_phrases(content: Content, width: int) -> Content:
+    """`content` wrapped to `width` between its ` · `-separated phrases, never inside one
+    (`elapsed 50m 00s (round` / `2: 20m 00s)`): each line holds as many whole phrases as fit,
+    a line break stands for the separator. A phrase wider than `width` is left to the widget's
+    own wrapping."""
+    if width <= 0:
+        return content
+    out: list[Content] = []
+    for line in content.split("\n"):
+        plain, cuts, at = line.plain, [], 0
+        while (i := plain.find(PHRASE_SEP, at)) >= 0:
+            cuts += [i, i + len(PHRASE_SEP)]
+            at = i + len(PHRASE_SEP)
+        pieces = line.divide(cuts) if cuts else [line]
+        phrases, seps = pieces[0::2], pieces[1::2]
+        current = phrases[0]
+        for sep, phrase in zip(seps, phrases[1:], strict=True):
+            if current.cell_length + sep.cell_length + phrase.cell_length <= width:
+                current = current + sep + phrase
+            else:
+                out.append(current)
+                current = phrase
+        out.append(current)
+    return Content("\n").join(out)
 
 
 def elapsed_parts(view: SessionView, now: datetime) -> list:
@@ -93,7 +122,7 @@ def phase_progress(view: SessionView) -> list:
     if fraction:
         done, todo = fmt.phase_bar(fmt.phase_position(view), view.phase_total)
         parts += [(done, "$text-accent"), (todo, "$text-muted"), f" {fraction} "]
-    return [*parts, (safe_line(label), "$accent")]
+    return [*parts, (safe_line(label), "$text-accent")]
 
 
 TONE_VAR = {"bad": "$text-error", "good": "$text-success", "warn": "$text-warning"}

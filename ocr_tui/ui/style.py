@@ -37,10 +37,16 @@ STATE_STYLE = {
 VERDICT_VAR = {"approve": "success", "request": "error", "discuss": "warning"}
 
 
+TEXT_VARIANTS = frozenset({"primary", "secondary", "warning", "error", "success", "accent"})
+
+
 def theme_style(node: Widget, variable: str, **kw: bool) -> Style:
     """A rich Style in the current theme's colour `variable` (for DataTable cells, which
-    need rich Text)."""
+    need rich Text). A colour with a text variant (`warning` → `text-warning`: tinted to read
+    on the theme's background, as orange on a light one does not) is drawn in that."""
     variables = node.app.theme_variables
+    if variable in TEXT_VARIANTS:
+        variable = f"text-{variable}"
     value = variables.get(variable)
     color = None
     if value:

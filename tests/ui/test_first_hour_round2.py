@@ -31,7 +31,7 @@ async def test_the_header_says_the_sessions_time_and_the_rounds(project: Project
     app = make_app(project, clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_auth(pilot)
-        meta = str(screen.query_one("#session-meta").render())
+        meta = str(screen.query_one("#session-meta").render()).replace("\xa0", " ")
         assert "elapsed 50m 00s (round 2: 20m 00s)" in meta
 
 
@@ -105,3 +105,20 @@ def test_one_description_of_search_and_of_finished() -> None:
     assert SEARCHED == "ids, branches, titles, agents, verdicts and alerts"
     assert any(SEARCHED in help_text for _, _, help_text in MAIN_ACTIONS)
     assert "waiting" not in STATES["waiting"][1]  # `◆ waiting on you` is the only waiting
+
+
+def test_the_header_wraps_between_phrases_never_inside_one() -> None:
+    """At 80 columns `elapsed 50m 00s (round` / `2: 20m 00s)` broke a phrase in two."""
+    from textual.content import Content
+
+    from ocr_tui.ui.session_cells import SEP, wrap_phrases
+
+    meta = Content.assemble("review", SEP, "phase 4/8 Parallel Reviews", SEP,
+                            "elapsed ", ("50m 00s", "bold"), " (round 2: 20m 00s)")  # fmt: skip
+    kept = wrap_phrases(meta, 40)
+    assert kept.plain.split("\n") == [
+        "review · phase 4/8 Parallel Reviews",
+        "elapsed 50m 00s (round 2: 20m 00s)",
+    ]
+    assert any(s.style == "bold" for s in kept.spans)  # the styles stay
+    assert wrap_phrases(meta, 200).plain == meta.plain  # room: one line

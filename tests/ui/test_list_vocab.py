@@ -81,7 +81,7 @@ async def test_list_and_session_screen_show_the_same_start(app: OcrTuiApp) -> No
         table.select(sid)
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-        meta = str(app.screen.query_one("#session-meta", Static).render())
+        meta = str(app.screen.query_one("#session-meta", Static).render()).replace("\xa0", " ")
         assert f"started {shown} UTC (" in meta
         detail = app.main_screen.query_one(DetailPane)
         assert f"started  {shown} UTC" in str(detail.query_one("#dp-info", Static).render())

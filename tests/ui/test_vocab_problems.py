@@ -44,7 +44,7 @@ async def test_a_stall_says_for_how_long_against_the_limit(tmp_path: Path) -> No
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: shown(app))
         assert app.sessions[SID].stalled
-        meta = str(app.screen.query_one("#session-meta").render())
+        meta = str(app.screen.query_one("#session-meta").render()).replace("\xa0", " ")
         assert "stalled: no activity for 36m (limit 30m)" in meta
         assert "a while" not in meta
 

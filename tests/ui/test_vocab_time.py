@@ -97,7 +97,7 @@ async def test_session_screen_times_follow_the_convention(tmp_path: Path) -> Non
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
-        meta = str(app.screen.query_one("#session-meta").render())
+        meta = str(app.screen.query_one("#session-meta").render()).replace("\xa0", " ")
         assert "started 10:00 UTC (42m ago)" in meta
         assert "last activity 10:30 UTC (12m ago)" in meta
         assert not OTHER_FORMS.search(meta), meta

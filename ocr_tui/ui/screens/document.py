@@ -135,7 +135,8 @@ class DocumentScreen(DrilldownScreen):
         self.set_crumbs(self.crumbs())
         if view is None:
             if first:
-                self._show_note(Content.styled("This session is not known.", "$error"), "error")
+                unknown = Content.styled("This session is not known.", "$text-error")
+                self._show_note(unknown, "error")
                 self._render_path()
             return
         self.session_dir = view.path

@@ -46,7 +46,12 @@ from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 MAX_TEXT = 64 * 1024  # characters of a finding's own section rendered
-SEVERITY_VAR = {"critical": "$error", "high": "$error", "medium": "$warning", "low": "$primary"}
+SEVERITY_VAR = {
+    "critical": "$text-error",
+    "high": "$text-error",
+    "medium": "$text-warning",
+    "low": "$text-primary",
+}
 
 
 @dataclass(frozen=True)

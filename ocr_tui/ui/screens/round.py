@@ -173,7 +173,7 @@ class RoundScreen(DrilldownScreen):
         if rnd is None:
             return Content.assemble(
                 (f"Round {self.round_number}", "bold"),
-                (" does not exist (any more). ", "$warning"),
+                (" does not exist (any more). ", "$text-warning"),
                 (f"Rounds: {', '.join(map(str, numbers)) or 'none'}", "$foreground-muted"),
             )
         position = [r.path for r in view.rounds].index(rnd.path) + 1
@@ -181,7 +181,7 @@ class RoundScreen(DrilldownScreen):
         parts: list = [(round_label(view, rnd), "bold"), (f" ({position} of {len(numbers)})", "")]
         current = view.current
         if current is not None and current.path == rnd.path:
-            parts += [sep, ("current round", "$accent")]
+            parts += [sep, ("current round", "$text-accent")]
         state = ROUND_STATES[round_state(rnd.complete, view)]
         n = len(rnd.reviewers)
         parts += [sep, state, sep, f"{n} reviewer{'s' if n != 1 else ''}", sep]

@@ -58,6 +58,7 @@ from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
     round_rows,
     run_rows,
     trend_content,
+    wrap_phrases,
 )
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
@@ -109,6 +110,7 @@ class SessionScreen(DrilldownScreen):
         self._applied_left: int | str | None = None
         self._has_rounds: tuple[bool, bool] | None = None  # what `c` / `F` last saw
         self._has_events: bool | None = None  # what `l` was last checked against
+        self._meta_width = 0  # the width the header lines were wrapped to
 
     @classmethod
     def for_target(cls, target: SessionTarget) -> SessionScreen:
@@ -209,6 +211,12 @@ class SessionScreen(DrilldownScreen):
         self._arrange(event.size.width)
         if view is not None:
             self._render_timeline(view, self.now())
+            self.call_after_refresh(self._rewrap_meta)
+
+    def _rewrap_meta(self) -> None:
+        view = self.view
+        if view is not None:
+            self._render_meta(view, self.now())
 
     @property
     def timeline_room(self) -> int | None:
@@ -253,7 +261,7 @@ class SessionScreen(DrilldownScreen):
             return
         title = [(safe_line(view.id), "bold")]
         if view.branch:
-            title += [("  branch ", "$foreground-muted"), (safe_line(view.branch), "$accent")]
+            title += [("  branch ", "$foreground-muted"), (safe_line(view.branch), "$text-accent")]
         self.query_one("#session-title", Static).update(Content.assemble(*title))
         now = self.now()
         self._render_meta(view, now)
@@ -298,9 +306,11 @@ class SessionScreen(DrilldownScreen):
 
     def _render_meta(self, view: SessionView, now: datetime) -> None:
         meta = meta_content(view, now, self.stall_limit)
-        if meta != self._last_meta:
-            self._last_meta = meta
-            self.query_one("#session-meta", Static).update(meta)
+        widget = self.query_one("#session-meta", Static)
+        width = widget.content_region.width or self.size.width - 2  # its padding
+        if meta != self._last_meta or width != self._meta_width:
+            self._last_meta, self._meta_width = meta, width
+            widget.update(wrap_phrases(meta, width))
 
     def _render_timeline(self, view: SessionView, now: datetime) -> None:
         pane = self.query_one("#timeline-pane")
