@@ -4,6 +4,7 @@ projects, an app on the sample project with a fixed clock."""
 from __future__ import annotations
 
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -45,3 +46,15 @@ def empty_project(home: Path) -> Project:
 @pytest.fixture
 def app(project: Project) -> OcrTuiApp:
     return make_app(project, clock=fixed_clock)
+
+
+@pytest.fixture(scope="module")
+def sim_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The simulator's project (its closed two-round review `2026-11-22-main` among them), at
+    a fixed start: the history sessions' ids carry their dates."""
+    from ocr_tui.formats.ocr.sim import Simulator
+
+    root = tmp_path_factory.mktemp("sim")
+    start = datetime(2026, 11, 23, 22, 0, tzinfo=UTC)
+    Simulator(root, store="ocr.db", seed=7, speed=1, start=start).setup()
+    return root

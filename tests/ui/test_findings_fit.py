@@ -6,7 +6,7 @@ Blocker column: the word follows the severity), one vocabulary (no state glyph f
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -49,16 +49,6 @@ def give_long_findings(project: Project) -> None:
     (r2 / "principal-2.md").write_text(review("Principal", LONG, N1, TOKEN))
     (r2 / "quality-1.md").write_text(review("Quality", LONG, PAGES))
     set_mtime(s, NOW - timedelta(minutes=3))
-
-
-@pytest.fixture(scope="module")
-def sim_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ocr_tui.formats.ocr.sim import Simulator
-
-    root = tmp_path_factory.mktemp("sim")
-    start = datetime(2026, 11, 23, 22, 0, tzinfo=UTC)
-    Simulator(root, store="ocr.db", seed=7, speed=1, start=start).setup()
-    return root
 
 
 async def open_round(pilot: Pilot, sid: str, number: int) -> FindingsScreen:

@@ -7,7 +7,6 @@ ocr.db's triage)."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -38,17 +37,6 @@ from .test_discourse_screen import write_discourse
 from .test_findings_screen import AUTH, give_findings
 
 SIM = "2026-11-22-main"  # the simulator's closed review of two rounds
-
-
-@pytest.fixture(scope="module")
-def sim_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from ocr_tui.formats.ocr.sim import Simulator
-
-    root = tmp_path_factory.mktemp("sim")
-    # A fixed start: the history sessions' ids carry their dates (SIM is one of them).
-    start = datetime(2026, 11, 23, 22, 0, tzinfo=UTC)
-    Simulator(root, store="ocr.db", seed=7, speed=1, start=start).setup()
-    return root
 
 
 async def open_at(pilot: Pilot, target: Target, screen_type: type) -> None:
