@@ -50,7 +50,7 @@ def meta_content(view: SessionView, now: datetime, stall_limit: float | None = N
     last activity 14:13 UTC (just now) · read from state.json`."""
     status_style = "$text-success" if view.running else "$foreground-muted"
     status = "complete" if view.complete else fmt.words(view.status)
-    parts: list = [(fmt.words(view.workflow), "bold"), SEP, (status, status_style)]
+    parts: list = [(workflow_words(view), "bold"), SEP, (status, status_style)]
     if view.stalled and view.status != "closed":
         parts += [SEP, (f"stalled: {fmt.stall_text(view, now, stall_limit)}", "$text-warning")]
     parts += [SEP, *phase_progress(view)]
@@ -89,6 +89,16 @@ def wrap_phrases(content: Content, width: int) -> Content:
                 current = phrase
         out.append(current)
     return Content("\n").join(out)
+
+
+def workflow_words(view: SessionView) -> str:
+    """OCR's workflow (`review`, `map`); another format's name and, where it says more, its
+    flow as the list's Flow column says it (`code workflow · fast`), never a raw `code:fast`."""
+    if view.framework == "ocr":
+        return fmt.words(view.workflow)
+    flow = display.flow_text(view)
+    label = fmt.framework_label(view.framework)
+    return f"{label} · {flow}" if flow else label
 
 
 def elapsed_parts(view: SessionView, now: datetime) -> list:
