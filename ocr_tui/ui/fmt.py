@@ -462,6 +462,8 @@ MARKERS: dict[str, tuple[str, str]] = {
         "Running agents",
         "no heartbeat for 60 s, or (`pid … gone`) its process is not on this machine",
     ),
+    "███░░ 3/5": ("Map run, Sections", "the files you marked reviewed, of the section's files"),
+    "✓ ·": ("Map run, Files", "reviewed / not yet (your marks in OCR's dashboard)"),
     PHASE_MARKS["skipped"]: ("Phases", "a phase the session skipped"),
     PHASE_MARKS["stopped"]: ("Phases", "the phase a session was in when it was closed early"),
     PHASE_MARKS["unreached"]: ("Phases", "a phase a session closed early never reached"),
