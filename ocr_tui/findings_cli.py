@@ -137,12 +137,13 @@ HEADERS = {
     "reviewers": "REVIEWERS", "evolution": "EVOLUTION", "triage": "TRIAGE",
 }  # fmt: skip
 TITLE_CAP = 60  # a title is never longer, whatever the room
-# When the width is short, the table gives way in this order: REVIEWERS, then TRIAGE go before
-# any cell is cut; then TITLE and LOCATION are cut (the wider first) down to a readable width
-# (TITLE_READABLE cells of a title; every file name and line whole, up to LOCATION_READABLE
-# cells); then EVOLUTION (the heading still counts the resolved ones, listed last), then
-# BLOCKER go; then TITLE and LOCATION are cut down to CUT_FLOOR cells; then the lines' ends.
-# SEVERITY, TITLE and LOCATION never go. A row is never wrapped.
+# When the width is short, the table gives way in this order: first a column that says
+# nothing (`silent`: BLOCKER when no row is one, EVOLUTION in round 1, all `—`), then
+# REVIEWERS, then TRIAGE go before any cell is cut; then TITLE and LOCATION are cut (the wider
+# first) down to a readable width (TITLE_READABLE cells of a title; every file name and line
+# whole, up to LOCATION_READABLE cells); then BLOCKER goes; then TITLE and LOCATION are cut
+# down to CUT_FLOOR cells; EVOLUTION goes last (without it a resolved finding reads as open);
+# then the lines' ends. SEVERITY, TITLE and LOCATION never go. A row is never wrapped.
 CUT = ("title", "location")
 TITLE_READABLE = 24
 LOCATION_READABLE = 28
@@ -153,10 +154,12 @@ STEPS: tuple[tuple[str | None, str], ...] = (
     ("reviewers", "whole"),
     ("triage", "whole"),
     (None, "readable"),
-    ("evolution", "readable"),
     ("blocker", "readable"),
     (None, "floor"),
+    ("evolution", "floor"),
 )
+# A column whose every cell is this says nothing: it goes first.
+SILENT = {"blocker": "no", "evolution": "—", "triage": "—"}
 
 
 def elide_path(text: str, width: int) -> str:
@@ -197,16 +200,23 @@ def _readable(key: str, texts: list[str], natural: int) -> int:
     return min(natural, max(want, CUT_FLOOR, len(HEADERS[key])))
 
 
-def fit(natural: dict[str, int], width: int | None, readable: dict[str, int]) -> dict[str, int]:
+def fit(
+    natural: dict[str, int],
+    width: int | None,
+    readable: dict[str, int],
+    silent: tuple[str, ...] = (),
+) -> dict[str, int]:
     """The columns shown, in order, with their widths: every column as wide as its widest cell
-    (`natural`) when `width` is None or they fit, else as the table gives way (`STEPS`)."""
+    (`natural`) when `width` is None or they fit, else as the table gives way (`silent` ones
+    first, then `STEPS`)."""
     if width is None:
         return dict(natural)
+    steps = tuple((k, "whole") for k in silent) + STEPS
     floor = {k: min(natural[k], max(CUT_FLOOR, len(HEADERS[k]))) for k in CUT}
     least = {"whole": natural, "readable": readable, "floor": floor}
     keys = list(natural)
     widths = dict(natural)
-    for gone, how in STEPS:
+    for gone, how in steps:
         if gone in keys:
             keys.remove(gone)
         widths = {k: natural[k] for k in keys}
@@ -246,7 +256,10 @@ def table(findings: list[Finding], width: int | None = None) -> str:
     keys = [k for k in HEADERS if k != "triage" or triage]
     natural = {k: max([cell_len(HEADERS[k])] + [cell_len(r[k]) for r in rows]) for k in keys}
     readable = {k: _readable(k, [r[k] for r in rows], natural[k]) for k in CUT}
-    widths = fit(natural, width, readable)
+    silent = tuple(
+        k for k, quiet in SILENT.items() if k in keys and all(r[k] == quiet for r in rows)
+    )
+    widths = fit(natural, width, readable, silent)
     cut = [{k: CUTS.get(k, clip_end)(r[k], w) for k, w in widths.items()} for r in rows]
     # A path loses whole directories: the cells that leaves unused go to the title.
     used = max([cell_len(HEADERS["location"])] + [cell_len(c["location"]) for c in cut])
@@ -262,10 +275,13 @@ def table(findings: list[Finding], width: int | None = None) -> str:
 
 def heading(sid: str, number: int, findings: list[Finding], listed: int) -> str:
     """The line above the table: which session and round it lists, and how many findings the
-    round has (as `status` counts them: its own, the resolved ones of the round before apart);
+    round has (as `status` counts them: its own, the resolved ones of the round before apart),
+    its blockers (said here too: a narrow table gives up its BLOCKER column);
     `N shown` when the filters keep fewer rows than the round has."""
-    own = sum(1 for f in findings if f.evolution != "resolved")
+    mine = [f for f in findings if f.evolution != "resolved"]
+    own, blockers = len(mine), sum(1 for f in mine if f.blocker)
     parts = [safe_line(sid), f"round {number}", f"{own} finding{'s' if own != 1 else ''}"]
+    parts += [f"{blockers} blocker{'s' if blockers != 1 else ''}"] if blockers else []
     resolved = len(findings) - own
     parts += [f"{resolved} resolved"] if resolved else []
     parts += [f"{listed} shown"] if listed != len(findings) else []

@@ -34,7 +34,7 @@ ROUND_COUNTS = (
     ("should_fix_count", "should fix", "should fix"),
     ("suggestion_count", "suggestion", "suggestions"),
     ("reviewer_count", "reviewer", "reviewers"),
-    ("total_finding_count", "finding", "findings"),
+    ("total_finding_count", "finding reported", "findings reported"),  # by all reviewers
 )
 MAP_COUNTS = (("section_count", "section", "sections"), ("file_count", "file", "files"))
 KNOWN_META = {k for k, *_ in ROUND_COUNTS + MAP_COUNTS} | {"verdict", "source"}

@@ -262,6 +262,15 @@ def findings_change(rnd: Round) -> list[tuple[str, str]]:
 TREND_ROUNDS = 4  # the blocker trend shows the last rounds only
 
 
+def blockers_known(rnd: Round) -> bool:
+    """Has the round's synthesis named its blockers (its final.md or round-meta.json)? Before
+    that a round has no blocker count to show, not zero, unless its findings already say
+    something of blockers (one marked, or the round before's gone)."""
+    e = rnd.evolution
+    moved = e is not None and (e.resolved_blockers or e.new_blockers)
+    return rnd.complete or rnd.counts is not None or rnd.blockers > 0 or bool(moved)
+
+
 def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     """`R1 3 blockers → R2 1 (2 resolved, 0 new)`: each round's blockers (distinct findings
     that block) and, against the round before, how many blockers were resolved and how many
@@ -271,13 +280,22 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     firsts = first_of_each_number(rounds)
     if not firsts:
         return None
+    known = [r for r in firsts if blockers_known(r)]
+    if not known:  # a round's blockers are the synthesis' to name: before it, not known
+        return [("No synthesis yet: the round's blockers are not known.", "muted")]
     if not any(r.blockers or (r.evolution and r.evolution.resolved_blockers) for r in firsts):
-        return [(f"No blockers in {'any round' if len(firsts) > 1 else 'this round'}.", "muted")]
+        where = "any round" if len(known) > 1 else "this round" if len(firsts) == 1 else "round 1"
+        if len(known) == 1 and len(firsts) > 1:
+            where = f"round {known[0].number}"
+        return [(f"No blockers in {where}.", "muted")]
     shown = firsts[-TREND_ROUNDS:]
     parts: list[tuple[str, str]] = [("… ", "muted")] if len(shown) < len(firsts) else []
     for i, rnd in enumerate(shown):
         if i:
             parts.append((" → ", "muted"))
+        if not blockers_known(rnd):  # in progress: its blockers are not counted yet
+            parts += [(f"R{rnd.number} ", ""), ("— (no synthesis yet)", "muted")]
+            continue
         parts += [(f"R{rnd.number} ", ""), (str(rnd.blockers), "bad" if rnd.blockers else "good")]
         if i == 0:
             parts.append((" blocker" if rnd.blockers == 1 else " blockers", ""))

@@ -249,11 +249,20 @@ def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
             bar.append("█" * cells, style=style(var))
             used += cells
     bar.append("·" * (BAR_WIDTH - used), style=style("foreground-muted"))
-    for name, var in BAR_PARTS:
-        if sev[name]:
-            bar.append(f" {sev[name]} ", style=style(var, bold=True))
+    info = sum(r.severity.info for r in rnd.reviewers)  # drawn as low, counted apart
+    counts = [(name, var, sev[name] - (info if name == "low" else 0)) for name, var in BAR_PARTS]
+    counts.append(("info", "foreground-muted", info))
+    for name, var, n in counts:
+        if n:
+            # a count and its word are one: a narrow column wraps between counts, never
+            # inside one (`2` / `critical 2` / `high` read as "critical 2")
+            bar.append(f" {n}{KEEP_TOGETHER}", style=style(var, bold=True))
             bar.append(name, style=style(var))
     return bar
+
+
+# Looks like a space, is no whitespace to a wrapping algorithm (Rich breaks at U+00A0 too).
+KEEP_TOGETHER = "\u2800"
 
 
 def run_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:

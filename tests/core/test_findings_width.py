@@ -79,10 +79,10 @@ def cells(lines: list[str]) -> dict[str, list[str]]:
 
 
 COLUMNS_AT = {
-    80: ["SEVERITY", "BLOCKER", "TITLE", "LOCATION"],
+    80: ["SEVERITY", "TITLE", "LOCATION", "EVOLUTION"],
     120: ["SEVERITY", "BLOCKER", "TITLE", "LOCATION", "EVOLUTION"],
     200: ["SEVERITY", "BLOCKER", "TITLE", "LOCATION", "EVOLUTION"],
-}
+}  # fmt: skip
 
 
 @pytest.mark.parametrize("width", [80, 120, 200])
@@ -94,7 +94,7 @@ def test_the_table_fits_columns(project, capsys, monkeypatch, width):
         assert max(cell_len(ln) for ln in lines) > width - 5
     assert len(lines) == 2 + 5  # the heading, the header, one row a finding: nothing wrapped
     table_ = cells(lines)
-    assert list(table_) == COLUMNS_AT[width]  # REVIEWERS goes first, then EVOLUTION
+    assert list(table_) == COLUMNS_AT[width]  # REVIEWERS goes first, then BLOCKER
     assert "src/auth/session.py:49-52" in table_["LOCATION"]  # short paths stay whole
     monkeypatch.delenv("COLUMNS")
     whole = cells(table(capsys, project))
@@ -159,17 +159,25 @@ def test_narrow_tables_stay_escape_safe(project, capsys):
 
 
 def test_at_80_columns(project, capsys):
-    """The whole table at 80 columns: REVIEWERS and EVOLUTION gone, the long title and the
-    long path cut, every line within 80."""
+    """The whole table at 80 columns: REVIEWERS and BLOCKER gone (the heading counts the
+    blockers), EVOLUTION kept (without it the resolved finding read as open), the long title
+    and the long path cut, every line within 80."""
     assert table(capsys, project, "--max-width", "80") == [
-        "2026-11-25-main · round 2 · 4 findings · 1 resolved",
-        "SEVERITY  BLOCKER  TITLE                               LOCATION",
-        "critical  blocker  Session token is never rotated af…  src/auth/session.py:49-52",
-        "high      no       Session token is logged             src/auth/session.py:20",
-        "medium    no       Webhook retries are not idempotent  …/invoice_paid.py:120-134",
-        "low       no       Cache key ␛]0;pwned␇ ignores the …  src/cache.py:7",
-        "medium    no       Retry loop never gives up           src/retry.py:10",
+        "2026-11-25-main · round 2 · 4 findings · 1 blocker · 1 resolved",
+        "SEVERITY  TITLE                             LOCATION                   EVOLUTION",
+        "critical  Session token is never rotated …  src/auth/session.py:49-52  new",
+        "high      Session token is logged           src/auth/session.py:20     open",
+        "medium    Webhook retries are not idempot…  …/invoice_paid.py:120-134  new",
+        "low       Cache key ␛]0;pwned␇ ignores th…  src/cache.py:7             new",
+        "medium    Retry loop never gives up         src/retry.py:10            resolved",
     ]
+
+
+def test_a_column_that_says_nothing_goes_first(project, capsys):
+    """Round 1 has nothing to evolve from (EVOLUTION all `—`): it went after the titles were
+    cut; now first."""
+    lines = table(capsys, project, "--round", "1", "--max-width", "80")
+    assert "EVOLUTION" not in lines[1]
 
 
 # --- the heading -------------------------------------------------------------------------------
@@ -177,10 +185,10 @@ def test_at_80_columns(project, capsys):
 
 def test_the_heading_names_the_session_and_round_it_chose(project, capsys):
     lines = table(capsys, project)
-    assert lines[0] == f"{SID} · round 2 · 4 findings · 1 resolved"
+    assert lines[0] == f"{SID} · round 2 · 4 findings · 1 blocker · 1 resolved"
     assert table(capsys, project, "--round", "1")[0] == f"{SID} · round 1 · 2 findings"
     filtered = table(capsys, project, "--min-severity", "high")
-    assert filtered[0] == f"{SID} · round 2 · 4 findings · 1 resolved · 2 shown"
+    assert filtered[0] == f"{SID} · round 2 · 4 findings · 1 blocker · 1 resolved · 2 shown"
     assert len(filtered) == 2 + 2
 
 

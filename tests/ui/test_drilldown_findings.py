@@ -70,9 +70,11 @@ async def test_a_reviewer_file_written_under_the_open_session_screen_updates_it(
 # -- the cells and the trend, as text ---------------------------------------------------------
 
 
-def rnd(number: int, findings: int, blockers: int, evolution: Evolution | None) -> Round:
+def rnd(
+    number: int, findings: int, blockers: int, evolution: Evolution | None, complete: bool = True
+) -> Round:
     return Round(
-        number=number, complete=False, discourse=False, verdict=None, counts=None,
+        number=number, complete=complete, discourse=False, verdict=None, counts=None,
         reviewers=[], findings=findings, blockers=blockers, evolution=evolution,
         path=f"rounds/round-{number}",
     )  # fmt: skip
@@ -112,3 +114,15 @@ def test_blocker_trend_without_rounds_blockers_or_with_many_rounds() -> None:
     # A round missing before it (round 2 of 1, 3): no evolution, no parenthesis.
     gap = [rnd(1, 1, 1, None), rnd(3, 1, 1, None)]
     assert plain(blocker_trend(gap)) == "R1 1 blocker → R3 1"
+
+
+def test_a_round_without_its_synthesis_has_no_blocker_count_yet() -> None:
+    """A round in progress said `No blockers in this round.`: its synthesis names them."""
+    live = rnd(1, 3, 0, None, complete=False)
+    assert blocker_trend([live]) == [
+        ("No synthesis yet: the round's blockers are not known.", "muted")
+    ]
+    then = [rnd(1, 8, 3, None), rnd(2, 5, 0, ev(1, 4, 4), complete=False)]
+    assert plain(blocker_trend(then)) == "R1 3 blockers → R2 — (no synthesis yet)"
+    clean = [rnd(1, 2, 0, None), rnd(2, 2, 0, ev(0, 2, 0), complete=False)]
+    assert blocker_trend(clean) == [("No blockers in round 1.", "muted")]

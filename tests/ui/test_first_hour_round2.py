@@ -122,3 +122,71 @@ def test_the_header_wraps_between_phrases_never_inside_one() -> None:
     ]
     assert any(s.style == "bold" for s in kept.spans)  # the styles stay
     assert wrap_phrases(meta, 200).plain == meta.plain  # room: one line
+
+
+async def test_findings_keep_the_keys_after_a_filter_empties_them(sim_root) -> None:
+    """`b`, `t` (no finding matches), `b` again: one row back, but Enter and `j` did nothing
+    until Tab: the table had lost the focus while hidden."""
+    from ocr_tui.ui.navigation import FindingsTarget
+    from ocr_tui.ui.screens.findings import FindingsScreen
+
+    app = make_app(Project(sim_root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        sid = "2026-11-22-main"
+        view = app.sessions[sid]
+        latest = view.rounds[-1]
+        app.open_target(FindingsTarget(sid, latest.number, latest.path))
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        screen = app.screen
+
+        def table():  # replaced by one with a Triage column when ocr.db's read arrives
+            return screen.query_one("#findings")
+
+        await wait_until(pilot, lambda: screen.query("#findings") and table().row_count > 0)
+        await pilot.pause()
+        await pilot.press("b")  # blockers only
+        for _ in range(8):  # and a triage state until none matches
+            await pilot.press("t")
+            await pilot.pause()
+            if not table().display:
+                break
+        assert not table().display
+        await pilot.press("b")  # every severity again: some match
+        await pilot.pause()
+        assert table().display and app.focused is table()
+
+
+async def test_the_summary_line_goes_with_a_format_filter_of_another_format(home) -> None:
+    """`t` to the code workflow left `OCR · 4 sessions · 0 active …` above code sessions."""
+    from ocr_tui.ui.widgets.summary_bar import SummaryBar
+
+    from .mixed_project import mixed_project
+
+    app = make_app(mixed_project(home / "proj"), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        bar = app.screen.query_one(SummaryBar)
+        assert bar.display and bar.plain.startswith("OCR · ")
+        for _ in range(6):
+            await pilot.press("t")
+            await pilot.pause()
+            fmt_shown = app.main_screen.format
+            assert bar.display == (fmt_shown in ("all", "ocr")), fmt_shown
+
+
+async def test_next_is_hidden_at_the_last_round_and_says_why(project: Project) -> None:
+    """On the last round's file `] Next round` was in the footer and did nothing, silently."""
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_document(AUTH, "rounds/round-2/reviews/principal-1.md")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await pilot.pause()
+        actions = {b.binding.action for b in app.screen.active_bindings.values()}
+        assert "step(1)" not in actions and "step(-1)" in actions  # no round after 2
+        app.clear_notifications()
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert "No later round." in [n.message for n in app._notifications]
+        assert app.screen.rel_path == "rounds/round-2/reviews/principal-1.md"

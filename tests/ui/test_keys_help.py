@@ -98,7 +98,8 @@ async def test_a_document_lists_brackets_only_when_they_step(app: OcrTuiApp) -> 
         app.open_target(DocumentTarget(AUTH, "rounds/round-1/reviews/principal-1.md"))
         await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
         _, sections = await open_help(pilot)
-        assert "Prev round" in described(sections["Document"])
+        assert "Next round" in described(sections["Document"])  # round 1: nothing before it
+        assert "Prev round" not in described(sections["Document"])
         app.open_target(DocumentTarget(AUTH, "context.md"), "back")  # replaces it
         await wait_until(pilot, lambda: app.screen.rel_path == "context.md")
         _, sections = await open_help(pilot)

@@ -140,6 +140,7 @@ class DocumentScreen(DrilldownScreen):
                 self._render_path()
             return
         self.session_dir = view.path
+        self.refresh_bindings()  # `[` / `]` follow the rounds there are
         self._render_path()
         self.load(known=None if first else (self.state.key if self.state else None))
 
@@ -235,12 +236,32 @@ class DocumentScreen(DrilldownScreen):
         """`[` / `]` say what they step: rounds for a round's file, runs for a map run's (the
         base hides both for a file of neither)."""
         if action == "step":
-            return bool(ROUND_FILE.match(self.rel_path)) and super().check_action(
-                action, parameters
+            return (
+                bool(ROUND_FILE.match(self.rel_path))
+                and self._has_neighbour(parameters)
+                and super().check_action(action, parameters)
             )
         if action == "step_run":
-            return bool(RUN_FILE.match(self.rel_path))
+            return bool(RUN_FILE.match(self.rel_path)) and self._has_neighbour(parameters)
         return super().check_action(action, parameters)
+
+    def _neighbour(self, parameters: tuple[object, ...]):
+        view = self.view
+        if view is None or not parameters or not isinstance(parameters[0], int):
+            return None
+        return neighbour_file(view.rounds, view.map_runs, self.rel_path, parameters[0])
+
+    def _has_neighbour(self, parameters: tuple[object, ...]) -> bool:
+        """A round (or map run) before / after this file's (its last: `]` does nothing)."""
+        step = self._neighbour(parameters)
+        return step is None or step.item is not None
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        step = self._neighbour(parameters) if action in ("step", "step_run") else None
+        if step is not None and step.item is None:
+            word = "earlier" if parameters[0] < 0 else "later"  # type: ignore[operator]
+            return f"No {word} {step.kind}."
+        return super().explain_disabled(action, parameters)
 
     def action_step_run(self, delta: int) -> None:
         self.action_step(delta)
@@ -261,6 +282,7 @@ class DocumentScreen(DrilldownScreen):
     def show_document(self, rel: str) -> None:
         """Show another file of the same session in this screen."""
         self.rel_path = rel
+        self.refresh_bindings()
         self.set_crumbs(self.crumbs())
         self._render_path()
         self.load(known=None)

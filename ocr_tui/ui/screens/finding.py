@@ -171,6 +171,7 @@ class FindingScreen(RoundReaderScreen):
             self.responses = detail.responses
             self._markdown = detail.markdown
         self.set_crumbs(self.crumbs(self.view))
+        self.refresh_bindings()  # `[` / `]` follow the findings there are
         self._render_finding()
         if self.gone:
             what = "its last known text" if self.finding else "nothing to show"
@@ -254,12 +255,28 @@ class FindingScreen(RoundReaderScreen):
             return
         self.post_message(Open(DocumentTarget(self.session_id, rel)))
 
-    def action_step(self, delta: int) -> None:
-        """The finding before or after this one: in the findings table's order (its sort and
-        filter) when opened from it, else in the round's default order."""
+    def _step_order(self) -> list[str]:
+        """The findings `[`/`]` step through: the findings table's order (its sort and filter)
+        when opened from it, else the round's default order."""
         order = [i for i in self.table_order if i in self.order] or self.order
-        if self.finding_id not in order:
-            order = self.order
+        return order if self.finding_id in order else self.order
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`[` / `]` only where there is a finding before / after (not known yet: shown)."""
+        if action == "step" and parameters and isinstance(parameters[0], int):
+            order = self._step_order()
+            if self.finding_id in order:
+                return 0 <= order.index(self.finding_id) + parameters[0] < len(order)
+        return super().check_action(action, parameters)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action == "step" and parameters and isinstance(parameters[0], int):
+            return f"No {'earlier' if parameters[0] < 0 else 'later'} finding."
+        return super().explain_disabled(action, parameters)
+
+    def action_step(self, delta: int) -> None:
+        """The finding before or after this one (`_step_order`)."""
+        order = self._step_order()
         if self.finding_id not in order:
             self.app.bell()
             return

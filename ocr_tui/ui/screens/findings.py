@@ -303,6 +303,8 @@ class FindingsScreen(RoundReaderScreen):
         table = self.query_one("#findings", DrillTable)
         table.sync_rows(rows)
         table.display = bool(rows)
+        if rows and self.focused is None:  # emptied by a filter, it lost the focus: back
+            table.focus()
 
     def _show_empty(self, text: str) -> None:
         empty = self.query_one("#findings-empty", Static)

@@ -133,7 +133,9 @@ class MainScreen(ListKeys):
         self.table.sync(views, self.app.now(), resort=not self.app.unread)
         bar = self.query_one(FilterBar)
         bar.show(self.app, query, shown=len(views), several_formats=len(formats) > 1)
-        self.query_one(SummaryBar).show(self.app.sessions.values())
+        # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
+        summed = self.app.sessions.values() if self.format in ("all", "ocr") else []
+        self.query_one(SummaryBar).show(summed)
         in_view = {v.framework for v in views}
         self.query_one(HeadersBar).show([h for h in self.app.headers if h.framework in in_view])
         self.set_class(self.app.project is None, "-no-project")
