@@ -96,8 +96,12 @@ def status_cell(v: SessionView) -> str:
     status and what qualifies it."""
     words = safe_line(v.status)
     words += " stalled" if v.stalled else ""
-    words += " waiting on you" if v.waiting else ""
+    # one phrase: a narrow column drops it whole, never to `waiting on` (`clip_words`)
+    words += f" waiting{NBSP}on{NBSP}you" if v.waiting else ""
     return f"{glyph(session_state(v))} {words}"
+
+
+NBSP = "\u00a0"  # joins a phrase's words for `clip_words`; a space again when printed
 
 
 BLANK = "—"  # "not known (yet)", as on every screen
@@ -196,7 +200,7 @@ def table(
                 text = display.shorten_id(text, s.width, drop=drop, keep=keep)
             elif cell_len(text) > s.width:
                 text = CUTS.get(s.key, clip_end)(text, s.width)
-            line.append(text)
+            line.append(text.replace(NBSP, " "))
         rows.append(tuple(line))
     lines = align(rows, width)
     for v in sessions:

@@ -350,3 +350,22 @@ def test_json_stays_ascii_and_has_no_glyphs(tree, capsys, fixed_clock):
     build(tree)
     out = status(capsys, str(tree.root), "--json", "--max-width", "30")  # ignored by --json
     assert out.isascii() and LONG in out
+
+
+def test_a_narrow_status_drops_waiting_on_you_whole():
+    """`◆ active waiting on` (who?) at 120 columns: the phrase goes whole, or stays whole."""
+    from ocr_tui.core.cells import clip_words
+    from ocr_tui.core.view import Elapsed, SessionView
+    from ocr_tui.status_text import NBSP, status_cell
+
+    view = SessionView(
+        id="x", branch=None, source="state.json", status="active", workflow="review",
+        phase="p", phase_label="P", phase_number=1, phase_total=2, complete=False,
+        started_at=None, updated_at=None, last_activity=None, stalled=False,
+        elapsed=Elapsed(since=None, seconds=None, running=True), current_round=None,
+        rounds=[], current_map_run=None, map_runs=[], problems=[], path="/x", waiting=True,
+    )  # fmt: skip
+    cell = status_cell(view)
+    assert cell.replace(NBSP, " ") == "◆ active waiting on you"
+    assert clip_words(cell, 20) == "◆ active"
+    assert clip_words(cell, 30).replace(NBSP, " ") == "◆ active waiting on you"

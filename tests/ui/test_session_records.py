@@ -113,8 +113,10 @@ def rendered(app, selector: str) -> str:
 
 
 def column(app, table_id: str, key: str) -> list[str]:
+    """The column's cells as read (a blank that keeps a phrase together is a space)."""
     t = app.screen.query_one(table_id, FitTable)
-    return [t.get_cell(k, key).plain for k in t.row_keys] if t.display else []
+    cells = [t.get_cell(k, key).plain for k in t.row_keys] if t.display else []
+    return [c.replace("\u2800", " ") for c in cells]
 
 
 async def open_auth(pilot: Pilot) -> SessionScreen:
