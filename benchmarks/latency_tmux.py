@@ -10,14 +10,17 @@ import os
 import re
 import shutil
 import sqlite3
+import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from benchmarks import latency
-from benchmarks.common import report
-from benchmarks.term import app_pane, row_of
+from benchmarks.common import figure, report, summary
+from benchmarks.term import Pane, app_pane
+from benchmarks.term import row_of as term_row_of
 from benchmarks.trees import REVIEW_PHASES, iso, write_state
 
 TRIALS = latency.TRIALS
@@ -72,11 +75,14 @@ def _review(root: Path, n: int) -> float:
     return t0
 
 
-def _phase_shown(sid: str, phase: int):
+Row = Callable[[str, str], str]  # (screen, session id) -> that session's line
+
+
+def _phase_shown(sid: str, phase: int, row_of: Row):
     return lambda screen: f" {phase}/8 " in row_of(screen, sid)
 
 
-def _reviewers_shown(count: int):
+def _reviewers_shown(count: int, row_of: Row):
     pattern = re.compile(r"\bR1\s+(\d+)\b")
 
     def cond(screen: str) -> bool:
@@ -96,9 +102,24 @@ def make_project() -> Path:
     return root
 
 
-def bench_tmux(root: Path) -> dict[str, list[float]]:
+def floor_pane(root: Path) -> Pane:
+    """The floor (`benchmarks.floor_app`): the smallest Textual app showing the same values."""
+    env = {"TERM": "tmux-256color", "COLORTERM": "truecolor"}
+    env |= {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parent.parent)
+    return Pane([sys.executable, "-m", "benchmarks.floor_app", str(root)], env)
+
+
+def _floor_row(screen: str, sid: str) -> str:
+    return next((line for line in screen.splitlines() if line.strip().startswith(sid)), "")
+
+
+def bench_tmux(root: Path, floor: bool = False) -> dict[str, list[float]]:
+    """`TRIALS` of each change, the time until the pane shows it: ocr-tui's list, or (`floor`)
+    the floor app's line of the same session."""
     results: dict[str, list[float]] = {k: [] for k in ("state", "review", "db")}
-    with app_pane(root) as pane:
+    row_of: Row = _floor_row if floor else term_row_of
+    with floor_pane(root) if floor else app_pane(root) as pane:
         if pane.wait(lambda s: " 1/8 " in row_of(s, SID) and " 1/8 " in row_of(s, DB_SID)) is None:
             raise RuntimeError(f"the app never showed both sessions:\n{pane.capture()}")
         phase = {"state": 1, "db": 1}
@@ -106,13 +127,13 @@ def bench_tmux(root: Path) -> dict[str, list[float]]:
             for n in range(1, TRIALS + 1):
                 time.sleep(0.03)  # let the previous change settle: trials are independent
                 if kind == "review":
-                    t0, cond = _review(root, n), _reviewers_shown(n)
+                    t0, cond = _review(root, n), _reviewers_shown(n, row_of)
                 else:
                     phase[kind] = phase[kind] % 7 + 1
                     if kind == "state":
-                        t0, cond = _state(root, phase[kind]), _phase_shown(SID, phase[kind])
+                        t0, cond = _state(root, phase[kind]), _phase_shown(SID, phase[kind], row_of)
                     else:
-                        t0, cond = _db(root, phase[kind]), _phase_shown(DB_SID, phase[kind])
+                        t0, cond = _db(root, phase[kind]), _phase_shown(DB_SID, phase[kind], row_of)
                 seen = pane.wait(cond, TIMEOUT_S, interval=0.0005)
                 if seen is not None:
                     results[kind].append((seen[0] - t0) * 1000)
@@ -122,24 +143,50 @@ def bench_tmux(root: Path) -> dict[str, list[float]]:
 NAMES = {"state": "state.json replaced", "review": "reviewer file added", "db": "ocr.db replaced"}
 
 
+# ocr-tui against the floor (issue 14): median <= 1.25x, p95 <= 1.5x, and <= 25 / 60 ms.
+FLOOR_MEDIAN, FLOOR_P95 = 1.25, 1.5
+MEDIAN_MAX_MS, P95_MAX_MS = 25, 60
+
+
 def main() -> None:
     print(f"# latency in tmux: write -> pane shows it ({TRIALS} trials each)")
-    root = make_project()
-    try:
-        results = bench_tmux(root)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    runs = {}
+    for floor in (True, False):  # the floor first, then ocr-tui: the same changes, each on
+        root = make_project()  # a project of its own as it was
+        try:
+            runs[floor] = bench_tmux(root, floor=floor)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
+    floor, results = runs[True], runs[False]
     base = latency.baseline()
     for kind, times in results.items():
         report(
             f"tmux pane, {NAMES[kind]}",
             times,
             baseline_ms=base,
-            median_max=30,
-            p95_max=80,
+            median_max=MEDIAN_MAX_MS,
+            p95_max=P95_MAX_MS,
             bench="1. latency, on screen (tmux)",
             expected=TRIALS,
         )
+        report_floor(kind, times, floor[kind])
+
+
+def report_floor(kind: str, times: list[float], floor: list[float]) -> None:
+    """ocr-tui's median and p95 against the floor app's for the same change."""
+    if not times or not floor:
+        figure("1. latency vs the floor", f"floor ratio, {NAMES[kind]}", "no samples")
+        return
+    s, f = summary(times), summary(floor)
+    med, p95 = s["median"] / f["median"], s["p95"] / f["p95"]
+    figure(
+        "1. latency vs the floor",
+        f"floor ratio, {NAMES[kind]}",
+        f"median {med:.2f}x  p95 {p95:.2f}x",
+        baseline=f"floor median {f['median']:.1f} ms, p95 {f['p95']:.1f} ms",
+        target=f"median <= {FLOOR_MEDIAN}x, p95 <= {FLOOR_P95}x",
+        ok=med <= FLOOR_MEDIAN and p95 <= FLOOR_P95,
+    )
 
 
 if __name__ == "__main__":

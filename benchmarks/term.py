@@ -162,10 +162,14 @@ def memory_mb(pid: int) -> dict[str, float]:
 
 
 def _id_cell_matches(cell: str, sid: str) -> bool:
-    """The id, or the id as the list draws it in a narrower column (`elide_id`)."""
+    """The id, or the id as the list draws it: without its date when short of room
+    (`display.id_core`), or cut in its middle (`elide_id`)."""
+    from ocr_tui.core.display import id_core
     from ocr_tui.ui.list_cells import elide_id
 
-    return cell == sid or (len(cell) > 8 and cell == elide_id(sid, len(cell)))
+    if cell in (sid, id_core(sid)):
+        return True
+    return len(cell) > 8 and cell in (elide_id(sid, len(cell)), elide_id(id_core(sid), len(cell)))
 
 
 def row_of(screen: str, sid: str) -> str:
