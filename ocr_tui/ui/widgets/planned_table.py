@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import events
 from textual.geometry import Size
 from textual.widgets import DataTable
-from textual.widgets.data_table import Column, RowKey
+from textual.widgets.data_table import Column, ColumnKey, RowKey
 
 from ocr_tui.ui import list_layout
 from ocr_tui.ui.list_cells import Bars, Cell, cell_width, is_blank
@@ -114,6 +114,35 @@ class PlannedTable(DataTable):
         width = sum(column.get_render_width(self) for column in self.columns.values())
         header = self.header_height if self.show_header else 0
         self.virtual_size = Size(width, self._total_row_height + header)
+
+    def update_row_cells(self, row_key: str, values: dict[str, Any]) -> None:
+        """Cells of one row anew, and only that row drawn again. DataTable's `update_cell`
+        bumps a counter that is part of every cached cell, row and line: a change to one
+        session re-rendered every visible row's every cell through Rich (most of a change's
+        cost on screen). Here the caches lose that row's entries alone. (Columns are planned,
+        never measured: no width to update.)"""
+        key = RowKey(row_key)
+        if key not in self._row_locations:
+            return
+        row = self._data[key]
+        for column_key, value in values.items():
+            column = ColumnKey(column_key)
+            if column in self._column_locations:
+                row[column] = value
+        index = self._row_locations.get(key)
+        self._forget_row(key, index)
+        self.refresh_row(index)
+
+    def _forget_row(self, key: RowKey, index: int) -> None:
+        """Drop the cached renders of row `key` at `index` (its renderables, cells and
+        lines); the screen lines are joined anew from the rows' cached renders (cheap: nothing
+        measured or styled). The caches are DataTable's (Textual is pinned)."""
+        for cached in [k for k in self._row_renderable_cache.keys() if k[1] == index]:
+            self._row_renderable_cache.discard(cached)
+        for cache in (self._cell_render_cache, self._row_render_cache):
+            for cached in [k for k in cache.keys() if k[0] == key]:
+                cache.discard(cached)
+        self._line_cache.clear()
 
     def _render_cell(self, row_index, column_index, base_style, width, *args, **kw):
         if width == 0:  # a hidden column

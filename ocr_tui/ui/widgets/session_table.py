@@ -217,11 +217,13 @@ class SessionTable(PlannedTable, inherit_bindings=True):
 
     def _put(self, sid: str, cells: dict[str, Cell]) -> None:
         old = self._cells[sid]
+        changed = {}
         for key, cell in cells.items():
             if old.get(key) != cell:
                 old[key] = cell
-                # Column widths are planned here, never measured: no re-measuring pass.
-                self.update_cell(sid, key, self._cell_text(sid, key, cell))
+                changed[key] = self._cell_text(sid, key, cell)
+        if changed:  # widths are planned, never measured; only this row is drawn again
+            self.update_row_cells(sid, changed)
 
     def _restyle(self, _theme: object = None) -> None:
         """The theme changed: styles are baked into cells, so re-render them."""
