@@ -56,12 +56,17 @@ class Summary:
     verdicts: int  # rounds with a verdict
     open_blockers: int
 
+    def parts(self) -> list[str]:
+        """Sessions, active, reviews with a verdict, unresolved blockers: the line's parts."""
+        return [
+            f"{self.sessions} session{'s' * (self.sessions != 1)}",
+            f"{self.active} active",
+            f"{self.verdicts} review{'s' * (self.verdicts != 1)} with a verdict",
+            f"{self.open_blockers} unresolved blocker{'s' * (self.open_blockers != 1)}",
+        ]
+
     def text(self) -> str:
-        blockers = f"{self.open_blockers} unresolved blocker{'s' * (self.open_blockers != 1)}"
-        return (
-            f"{self.sessions} session{'s' * (self.sessions != 1)} · {self.active} active · "
-            f"{self.verdicts} review{'s' * (self.verdicts != 1)} with a verdict · {blockers}"
-        )
+        return " · ".join(self.parts())
 
 
 def _completed_at(view: SessionView, rnd: Round) -> str | None:

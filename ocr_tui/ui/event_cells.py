@@ -115,14 +115,13 @@ def event_details(event: LogEvent) -> str:
     return " · ".join(parts)[:DETAIL_CHARS]
 
 
-KEEP_TOGETHER = "\u2800"  # a blank that is no whitespace to Rich's wrapping (U+00A0 is)
 PHRASE = 24  # a phrase this short wraps whole: `1 should fix`, never `1 should` / `fix`
 
 
 def unbroken(details: str) -> str:
     """`details` wrapped by a narrow column between its ` · ` phrases, not inside a short one."""
     return " · ".join(
-        p.replace(" ", KEEP_TOGETHER) if len(p) <= PHRASE else p for p in details.split(" · ")
+        p.replace(" ", fmt.KEEP_TOGETHER) if len(p) <= PHRASE else p for p in details.split(" · ")
     )
 
 

@@ -284,8 +284,11 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     if not known:  # a round's blockers are the synthesis' to name: before it, not known
         return [("No synthesis yet: the round's blockers are not known.", "muted")]
     if not any(r.blockers or (r.evolution and r.evolution.resolved_blockers) for r in firsts):
-        where = "any round" if len(known) > 1 else "this round" if len(firsts) == 1 else "round 1"
-        if len(known) == 1 and len(firsts) > 1:
+        if len(known) > 1:
+            where = "any round"
+        elif len(firsts) == 1:
+            where = "this round"
+        else:  # the others have no synthesis yet
             where = f"round {known[0].number}"
         return [(f"No blockers in {where}.", "muted")]
     shown = firsts[-TREND_ROUNDS:]
@@ -340,6 +343,11 @@ def when(value: str | datetime | None, now: datetime, room: str = "full") -> str
         return relative
     absolute = _absolute(at, now, zone=room != "cell")
     return f"{absolute} ({relative})" if room == "full" else absolute
+
+
+# A blank that is no whitespace to Rich's wrapping (it breaks at U+00A0 too): words joined by
+# it wrap as one (`2 critical`, never `2` / `critical`) in a DataTable cell.
+KEEP_TOGETHER = "\u2800"
 
 
 def one_day(values: Sequence[str | None]) -> date | None:

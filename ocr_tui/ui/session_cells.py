@@ -256,13 +256,9 @@ def severity_bar(rnd: Round, most: int, style: ThemeStyle) -> Text:
         if n:
             # a count and its word are one: a narrow column wraps between counts, never
             # inside one (`2` / `critical 2` / `high` read as "critical 2")
-            bar.append(f" {n}{KEEP_TOGETHER}", style=style(var, bold=True))
+            bar.append(f" {n}{fmt.KEEP_TOGETHER}", style=style(var, bold=True))
             bar.append(name, style=style(var))
     return bar
-
-
-# Looks like a space, is no whitespace to a wrapping algorithm (Rich breaks at U+00A0 too).
-KEEP_TOGETHER = "\u2800"
 
 
 def run_rows(view: SessionView, style: ThemeStyle) -> list[tuple[str, list[Text]]]:

@@ -15,6 +15,7 @@ Pure: no widget, no IO; the screen and the tests call it with a view and a time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
 from textual.content import Content
@@ -93,52 +94,59 @@ def bar(seconds: int | None, longest: int, width: int = BAR) -> str:
     return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
-def _columns(view: SessionView, now: datetime) -> tuple[list[str], list[str], list[str], list]:
+@dataclass(frozen=True)
+class _Columns:
+    """The timeline's cells, computed once per call: each phase's label, entered time,
+    duration text and seconds, and the widths of the columns they make."""
+
+    labels: list[str]
+    entered: list[str]
+    took: list[str]
+    seconds: list[int | None]
+    took_w: int  # the duration column (room for a running phase's to grow)
+
+    def width(self, at: bool, bar: bool) -> int:
+        """The widest line: mark, label, (entered,) duration (and bar), with their gaps."""
+        if not self.labels:
+            return 0
+        width = 2 + max(len(x) for x in self.labels)
+        at_w = max(len(x) for x in self.entered) if at else 0
+        width += 2 + at_w if at_w else 0
+        width += 2 + self.took_w if self.took_w else 0
+        return width + (1 + BAR if bar and any(self.seconds) else 0)
+
+    def fit(self, room: int | None) -> tuple[bool, bool]:
+        """Which of the entered time and the bar show in `room` columns (None: any): both
+        where they fit, else the time alone, else neither (the label and the duration are
+        never given up)."""
+        for at, bar in ((True, True), (True, False), (False, False)):
+            if room is None or self.width(at, bar) <= room:
+                return at, bar
+        return False, False
+
+
+def _columns(view: SessionView, now: datetime) -> _Columns:
     steps = view.timeline
     seconds = [step_seconds(steps, i, now, view.running) for i in range(len(steps))]
-    labels = [safe_line(f"{s.number} {s.label}") for s in steps]
     clock_only = one_day(view) is not None
-    entered = [_entered(s, now, clock_only) for s in steps]
     took = [_took(s, sec) for s, sec in zip(steps, seconds, strict=True)]
-    return labels, entered, took, seconds
-
-
-def duration_room(view: SessionView, now: datetime | None = None) -> int:
-    """The duration column: its longest duration (`skipped` for a skipped phase), room for
-    `59m 59s` beside a phase that runs (only its duration depends on `now`)."""
-    now = now or datetime.now(UTC)
-    _labels, _entered_at, took, _seconds = _columns(view, now)
-    room = max((len(t) for t in took), default=0)
-    if view.running and any(s.state == "current" for s in view.timeline):
-        room = max(room, TICKING_ROOM + any(s.approximate for s in view.timeline))
-    return room
-
-
-def timeline_width(
-    view: SessionView, now: datetime | None = None, *, at: bool = True, bar: bool = True
-) -> int:
-    """The timeline's widest line: mark, label, (entered,) duration (and bar), with their
-    gaps."""
-    if not view.timeline:
-        return 0
-    now = now or datetime.now(UTC)
-    labels, entered, _took, seconds = _columns(view, now)
-    width = 2 + max(len(x) for x in labels)
-    at_w = max(len(x) for x in entered) if at else 0
-    width += 2 + at_w if at_w else 0
-    room = duration_room(view, now)
-    width += 2 + room if room else 0
-    return width + (1 + BAR if bar and any(seconds) else 0)
+    # the duration column: its longest (`skipped` for a skipped phase), room for `59m 59s`
+    # beside a phase that runs (only its duration depends on `now`)
+    took_w = max((len(t) for t in took), default=0)
+    if view.running and any(s.state == "current" for s in steps):
+        took_w = max(took_w, TICKING_ROOM + any(s.approximate for s in steps))
+    return _Columns(
+        labels=[safe_line(f"{s.number} {s.label}") for s in steps],
+        entered=[_entered(s, now, clock_only) for s in steps],
+        took=took,
+        seconds=seconds,
+        took_w=took_w,
+    )
 
 
 def timeline_fit(view: SessionView, now: datetime, room: int | None) -> tuple[bool, bool]:
-    """Which of the entered time and the bar the timeline shows in `room` columns (None:
-    any): both where they fit, else the time alone, else neither (the label and the
-    duration are never given up)."""
-    for at, bar in ((True, True), (True, False), (False, False)):
-        if room is None or timeline_width(view, now, at=at, bar=bar) <= room:
-            return at, bar
-    return False, False
+    """Which of the entered time and the bar the timeline shows in `room` columns."""
+    return _columns(view, now).fit(room)
 
 
 def left_limit(width: int) -> int:
@@ -147,13 +155,11 @@ def left_limit(width: int) -> int:
 
 
 def left_width(view: SessionView, now: datetime | None = None, limit: int | None = None) -> int:
-    """What the left column needs: the timeline (`timeline_width`, as much of it as fits in
-    `limit` columns: `timeline_fit`) and the longest document name, with the panes' borders
-    and padding."""
-    now = now or datetime.now(UTC)
+    """What the left column needs: the timeline (as much of it as fits in `limit` columns:
+    `_Columns.fit`) and the longest document name, with the panes' borders and padding."""
+    cols = _columns(view, now or datetime.now(UTC))
     docs = max((len(safe_line(d)) for d in view.documents), default=0) + 2
-    at, bar = timeline_fit(view, now, None if limit is None else limit - 4)
-    return max(timeline_width(view, now, at=at, bar=bar), docs) + 4
+    return max(cols.width(*cols.fit(None if limit is None else limit - 4)), docs) + 4
 
 
 def timeline_title(view: SessionView, now: datetime, room: int | None = None) -> str:
@@ -168,14 +174,15 @@ def timeline_title(view: SessionView, now: datetime, room: int | None = None) ->
 def timeline_content(view: SessionView, now: datetime, room: int | None = None) -> Content:
     """One line per phase (module doc): the labels, times and durations each one column, as
     wide as their longest; the bar in the phase's colour. In `room` columns, as much as fits
-    (`timeline_fit`)."""
+    (`_Columns.fit`)."""
     if not view.timeline:
         return Content("")
-    show_at, show_bar = timeline_fit(view, now, room)
-    labels, entered, took, seconds = _columns(view, now)
+    cols = _columns(view, now)
+    show_at, show_bar = cols.fit(room)
+    labels, entered, took, seconds = cols.labels, cols.entered, cols.took, cols.seconds
     label_w = max(len(x) for x in labels)
     at_w = max(len(x) for x in entered) if show_at else 0
-    took_w = max(duration_room(view, now), 0)
+    took_w = cols.took_w
     longest = max((s for s in seconds if s), default=0)
     lines = []
     for i, state in enumerate(step_marks(view)):

@@ -62,7 +62,6 @@ from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
 )
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
-    APPROX,
     TIMELINE_KEY,
     left_limit,
     left_width,
@@ -141,7 +140,6 @@ class SessionScreen(DrilldownScreen):
             with Vertical(id="session-left"):
                 with Vertical(id="timeline-pane", classes="dd-pane") as pane:
                     pane.border_title = "Phases"
-                    pane.border_subtitle = TIMELINE_KEY
                     yield Static(id="timeline")
                 with Vertical(id="docs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Documents"

@@ -44,24 +44,23 @@ def note_place(note: Note) -> str:
     return fmt.words(note.target)
 
 
-def note_content(note: Note, now: datetime, *, place: bool = True) -> Content:
-    head = " · ".join(t for t in (note_place(note) if place else "", fmt.when(note.at, now)) if t)
+def note_content(note: Note, now: datetime) -> Content:
+    head = " · ".join(t for t in (note_place(note), fmt.when(note.at, now)) if t)
     lines = safe_block(note.text).strip("\n").split("\n")
     if len(lines) > NOTE_LINES:
         lines = [*lines[: NOTE_LINES - 1], f"… {len(lines) - NOTE_LINES + 1} more lines"]
-    parts = [Content.styled(head or "note", "$text-muted")]
+    parts = [Content.styled(head, "$text-muted")]
     parts += [Content(line) for line in lines]
     return Content("\n").join(parts)
 
 
-def notes_content(notes: Sequence[Note], now: datetime, *, place: bool = True) -> Content:
+def notes_content(notes: Sequence[Note], now: datetime) -> Content:
     """The notes, oldest first, a blank line between two."""
-    return Content("\n\n").join(note_content(n, now, place=place) for n in notes)
+    return Content("\n\n").join(note_content(n, now) for n in notes)
 
 
 class NotesPane(Vertical):
-    """`show(notes, now)`; `place=False` where every note is on one thing (its heading then
-    says when alone)."""
+    """`show(notes, now)`: hidden without notes."""
 
     DEFAULT_CSS = """
     NotesPane > Static {
@@ -69,10 +68,9 @@ class NotesPane(Vertical):
     }
     """
 
-    def __init__(self, *, place: bool = True, id: str | None = None, classes: str = "") -> None:
+    def __init__(self, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)
-        self.place = place
-        self._shown: tuple | None = None
+        self._shown: str | None = None
 
     def compose(self):
         yield Static(id=f"{self.id or 'notes'}-text")
@@ -83,9 +81,7 @@ class NotesPane(Vertical):
     def show(self, notes: Sequence[Note], now: datetime) -> None:
         self.display = bool(notes)
         self.border_title = f"Notes · {len(notes)}" if notes else "Notes"
-        # times in the headings are relative: recomputed when the minute text changes
-        content = notes_content(notes, now, place=self.place) if notes else Content("")
-        key = (content.plain,)
-        if key != self._shown:
-            self._shown = key
+        content = notes_content(notes, now) if notes else Content("")
+        if content.plain != self._shown:
+            self._shown = content.plain
             self.query_one(Static).update(content)

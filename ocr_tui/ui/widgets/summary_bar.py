@@ -30,7 +30,7 @@ def summary_content(views: Iterable[SessionView], width: int | None = None) -> C
     if not ocr:
         return None
     s = summary(ocr)
-    parts = s.text().split(" · ")  # sessions, active, reviews with a verdict, blockers
+    parts = s.parts()  # sessions, active, reviews with a verdict, blockers
     lead = "OCR · " if len(ocr) < len(views) else ""
     kept = list(range(len(parts)))
     for drop in GIVE_WAY:
