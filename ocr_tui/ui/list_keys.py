@@ -9,7 +9,7 @@ from textual import on
 from textual.binding import Binding
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import DataTable, Input
+from textual.widgets import Input
 
 from ocr_tui.ui.listing import FILTERS, SORTS, following
 from ocr_tui.ui.navigation import Open, ReviewsTarget
@@ -109,9 +109,9 @@ class ListKeys(Screen):
     def action_reviews(self) -> None:
         self.post_message(Open(ReviewsTarget()))
 
-    @on(DataTable.HeaderSelected)
-    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
-        sort = HEADER_SORTS.get(str(event.column_key.value))
+    @on(SessionTable.HeaderSelected)
+    def _header_clicked(self, event: SessionTable.HeaderSelected) -> None:
+        sort = HEADER_SORTS.get(event.column_key)
         if sort == self.sort:
             self.reverse = not self.reverse
         elif sort is not None:

@@ -55,9 +55,13 @@ async def test_new_session_phase_change_and_round_completion(project, monkeypatc
     toasts = record_toasts(app, monkeypatch)
     bells: list[int] = []
     monkeypatch.setattr(app, "bell", lambda: bells.append(1))
-    monkeypatch.setattr(
-        SessionTable, "clear", lambda *a, **k: (_ for _ in ()).throw(AssertionError)
-    )
+    original = SessionTable.rows_changed
+
+    def never_emptied(self, row_keys):  # rows are diffed by key, never cleared and re-added
+        assert row_keys or not self.row_keys
+        return original(self, row_keys)
+
+    monkeypatch.setattr(SessionTable, "rows_changed", never_emptied)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         table = app.main_screen.table

@@ -187,13 +187,13 @@ async def test_tick_updates_only_the_clock_cells(app: OcrTuiApp, monkeypatch) ->
         await loaded(pilot)
         table = app.main_screen.table
         calls: list[tuple[str, str]] = []
-        original = SessionTable.update_cell
+        original = SessionTable.update_row_cells
 
-        def spy(self, row_key, column_key, value, **kw):
-            calls.append((str(row_key), str(column_key)))
-            return original(self, row_key, column_key, value, **kw)
+        def spy(self, row_key, cells):
+            calls.extend((row_key, column) for column in cells)
+            return original(self, row_key, cells)
 
-        monkeypatch.setattr(SessionTable, "update_cell", spy)
+        monkeypatch.setattr(SessionTable, "update_row_cells", spy)
         table.tick(NOW + timedelta(seconds=65))
         assert {column for _, column in calls} <= {"round_time", "elapsed", "activity"}
         assert cell(app, "2026-03-10-feat-auth", "round_time") == "21m"

@@ -1,13 +1,13 @@
 """A change to one session draws its row again, and only its row (issue 14, item 6): the list
 used to re-render every visible row's every cell through Rich on any change (DataTable's
-`update_cell` invalidates every cached cell), most of what a change cost on screen. The
+`update_cell` invalidated every cached cell), most of what a change cost on screen. The
 drawn row must still show each new value, change after change, on screen."""
 
 from __future__ import annotations
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.widgets.planned_table import PlannedTable
+from ocr_tui.ui.widgets.line_table import LineTable
 
 from .builders import NOW, SIZE, fixed_clock, iso, loaded, wait_until
 from .test_live import set_state
@@ -21,13 +21,13 @@ WORDS = {"analysis": "Tech Lead Analysis", "reviews": "Parallel Reviews",
 
 async def test_a_change_draws_its_row_alone_and_every_time(project: Project, monkeypatch):
     rendered: list[int] = []
-    original = PlannedTable._render_cell
+    original = LineTable._draw
 
-    def counting(self, row_index, column_index, *args, **kw):
-        rendered.append(row_index)
-        return original(self, row_index, column_index, *args, **kw)
+    def counting(self, row, *args, **kw):
+        rendered.append(row)
+        return original(self, row, *args, **kw)
 
-    monkeypatch.setattr(PlannedTable, "_render_cell", counting)
+    monkeypatch.setattr(LineTable, "_draw", counting)
     app = make_app(project, clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)

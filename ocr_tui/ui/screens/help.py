@@ -86,11 +86,13 @@ def action_state(app: App, binding: Binding, node: DOMNode) -> bool | None:
 
 
 def our_bindings(node: DOMNode) -> list[Binding]:
-    """The bindings ocr-tui's classes (not Textual's) give `node`."""
+    """The bindings ocr-tui's classes (not Textual's) give `node`. A class of ours that
+    carries Textual's own keys (`TEXTUAL_KEYS`: a table drawn like DataTable) counts as
+    Textual's."""
     return [
         binding
         for klass in type(node).__mro__
-        if klass.__module__.startswith("ocr_tui.")
+        if klass.__module__.startswith("ocr_tui.") and not klass.__dict__.get("TEXTUAL_KEYS")
         for binding in Binding.make_bindings(klass.__dict__.get("BINDINGS", []))
     ]
 

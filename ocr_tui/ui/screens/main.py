@@ -12,7 +12,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Header, Input
+from textual.widgets import Header, Input
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import Dashboard
@@ -161,14 +161,13 @@ class MainScreen(ListKeys):
         view = self.app.sessions.get(sid) if sid else None
         self.query_one(DetailPane).show(view, self.app.now())
 
-    @on(DataTable.RowHighlighted)
+    @on(SessionTable.RowHighlighted)
     def _highlighted(self) -> None:
         self._show_detail()
 
-    @on(DataTable.RowSelected)
-    def _selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value is not None:
-            self.post_message(Open(SessionTarget(event.row_key.value)))
+    @on(SessionTable.RowSelected)
+    def _selected(self, event: SessionTable.RowSelected) -> None:
+        self.post_message(Open(SessionTarget(event.row_key)))
 
     def _query_changed(self) -> None:
         self.refresh_view()

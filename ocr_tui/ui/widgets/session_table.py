@@ -1,8 +1,9 @@
-"""The session list: a DataTable keyed by session id, updated in place.
+"""The session list: a line table keyed by session id, updated in place.
 
-Rows are diffed by key (`add_row` / `update_cell` / `remove_row`, never `clear()`), only the
-cells whose text changed are touched, and the cursor stays on the same session when rows are
-re-ordered, so nothing jumps while the data moves underneath it.
+It keeps each session's cells as data (`list_cells.Cell`) and its rows as an order of ids;
+a row becomes rich `Text` only when it is drawn (`LineTable`: the rows on screen). Rows are
+diffed by key, a row whose cells changed is drawn again alone, and the cursor stays on the
+same session when rows are re-ordered, so nothing jumps while the data moves underneath it.
 
 Its columns are `PlannedTable`'s (which are shown, how wide). Cells are styled in the
 foreground only: the row (cursor, stripes) owns the background.
@@ -15,10 +16,9 @@ from datetime import datetime
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
-from textual.widgets.data_table import CellDoesNotExist
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt, list_layout
+from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import (
     BAR_PARTS,
     Cell,
@@ -58,7 +58,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        super().__init__(id=id, zebra_stripes=True)
         self._views: dict[str, SessionView] = {}
         self._order: list[str] = []
         self._now: datetime | None = None  # of the last sync
@@ -83,10 +83,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     def highlighted_id(self) -> str | None:
         if not self.row_count:
             return None
-        try:
-            return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-        except CellDoesNotExist:
-            return None
+        return self.row_keys[min(self.cursor_row, self.row_count - 1)]
 
     @property
     def session_ids(self) -> list[str]:
@@ -95,8 +92,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
 
     # -- writing ------------------------------------------------------------------------
 
-    # New rows added per call; the rest follow on the next frames. A row's cells cost ~0.35
-    # ms to build and add (none is measured: see `_update_dimensions`): 100 rows, ~35 ms.
+    # New rows added per call; the rest follow on the next frames (a row's cells are built
+    # and their widths counted; nothing is drawn but the rows on screen).
     ROWS_PER_SLICE = 100
 
     def sync(self, views: list[SessionView], now: datetime, *, resort: bool = True) -> None:
@@ -115,8 +112,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         wanted = {v.id: v for v in views}
         removed = [s for s in self._views if s not in wanted]
         for sid in removed:
-            self.remove_row(sid)
             del self._views[sid], self._cells[sid]
+            self._strips.discard(sid)
         wider = self._remeasure() if removed else False
         budget = self.ROWS_PER_SLICE
         backlog = False
@@ -132,10 +129,6 @@ class SessionTable(PlannedTable, inherit_bindings=True):
                 self._views[view.id] = view
                 self._cells[view.id] = cells
                 wider = self._measure(cells) or wider
-                self.add_row(
-                    *(self._cell_text(view.id, s.key, cells[s.key]) for s in list_layout.SPECS),
-                    key=view.id,
-                )
             elif self._views[view.id] is not view:
                 self._views[view.id] = view
                 cells = row_cells(view, now)
@@ -145,14 +138,13 @@ class SessionTable(PlannedTable, inherit_bindings=True):
             wider = self._fit_ids() or wider
         if wider:
             self._relayout()
-        order = [v.id for v in views if v.id in self._views]
-        if not resort:  # start-up: rows keep their places (re-sorting 10,000 rows starves keys)
-            self._order = [sid for sid in self._order if sid in self._views] + added
-        elif order != self._order:
+        if not resort:  # start-up: rows keep their places
+            order = [sid for sid in self._order if sid in self._views] + added
+        else:
+            order = [v.id for v in views if v.id in self._views]
+        if order != self._order:
             self._order = order
-            if len(order) > 1:
-                position = {sid: i for i, sid in enumerate(order)}
-                self.sort("id", key=lambda cell: position[cell.session_id])
+            self.rows_changed(order)
         if keep is not None and keep in wanted:
             self.select(keep)
         if had_rows != bool(self.row_count):
@@ -168,8 +160,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         if not self._ids.update(ids):
             return False
         self._natural["id_core"] = self._ids.core
-        self._clear_caches()
-        self.refresh()
+        self.clear_drawn()
         return True
 
     def _remeasure(self) -> bool:
@@ -207,9 +198,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
 
     def select(self, session_id: str) -> bool:
         """Move the cursor to a session's row (without scrolling more than needed)."""
-        try:
-            index = self.get_row_index(session_id)
-        except Exception:
+        index = self._row_index.get(session_id)
+        if index is None:
             return False
         if index != self.cursor_row:
             self.move_cursor(row=index)
@@ -217,22 +207,34 @@ class SessionTable(PlannedTable, inherit_bindings=True):
 
     def _put(self, sid: str, cells: dict[str, Cell]) -> None:
         old = self._cells[sid]
-        changed = {}
-        for key, cell in cells.items():
-            if old.get(key) != cell:
-                old[key] = cell
-                changed[key] = self._cell_text(sid, key, cell)
-        if changed:  # widths are planned, never measured; only this row is drawn again
+        changed = {key: cell for key, cell in cells.items() if old.get(key) != cell}
+        if changed:
             self.update_row_cells(sid, changed)
+
+    def update_row_cells(self, sid: str, cells: dict[str, Cell]) -> None:
+        """Some cells of a row anew: only that row is drawn again (widths are planned,
+        never measured)."""
+        self._cells[sid].update(cells)
+        self.refresh_row_key(sid)
 
     def _restyle(self, _theme: object = None) -> None:
         """The theme changed: styles are baked into cells, so re-render them."""
         self._styles.clear()
-        for sid, cells in self._cells.items():
-            for key, cell in cells.items():
-                self.update_cell(sid, key, self._cell_text(sid, key, cell))
+        self.clear_drawn()
 
     # -- cells --------------------------------------------------------------------------
+
+    def render_row_cell(self, row_key: str, column_key: str) -> Text:
+        return self._cell_text(row_key, column_key, self._cells[row_key][column_key])
+
+    def row_cell_data(self, row_key: str, column_key: str) -> Cell:
+        # What else a cell's look depends on (the ids' fit, the bars, the theme) clears
+        # the drawn rows when it changes.
+        return self._cells[row_key][column_key]
+
+    def get_cell(self, row_key: str, column_key: str) -> Text:
+        """The cell as the row draws it (rich Text)."""
+        return self.render_row_cell(row_key, column_key)
 
     def _style(self, name: str) -> Style:
         style = self._styles.get(name)

@@ -1,0 +1,504 @@
+"""A table on Textual's line API: rows are keys in an order, and a row is drawn only when it is
+on screen, from its data, at that moment (`render_row_cell`), as Toolong draws files of
+millions of lines. It holds no row objects, no cell renderables and no measurements: a row's
+drawn line is cached until its data, its place (cursor, hover, stripe) or the layout changes,
+so a change to one row draws that row alone and moving the cursor draws two.
+
+It looks and answers like Textual's `DataTable` with a row cursor (the same component classes,
+CSS, keys, mouse and segments, so a screen drawn with it is the same on screen and in a
+snapshot): a header row (a click on it posts `HeaderSelected`), zebra stripes, a cursor
+(`RowHighlighted` when it moves, `RowSelected` on Enter or a click on the cursor row), the
+hover row under the mouse. Columns are given, not measured (`set_columns`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
+from typing import ClassVar
+
+from rich.console import RenderableType
+from rich.padding import Padding
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual._segment_tools import line_crop
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Region, Size, Spacing, clamp
+from textual.message import Message
+from textual.reactive import reactive
+from textual.renderables.styled import Styled
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+HEADER = -1  # the header's row index (DataTable's)
+
+
+@dataclass
+class LineColumn:
+    """A column: its key, header and content width; `hidden` ones are drawn zero wide."""
+
+    key: str
+    label: Text
+    width: int
+    hidden: bool = False
+
+    def get_render_width(self, table: LineTable) -> int:
+        return 0 if self.hidden else self.width + 2 * table.cell_padding
+
+
+class LineTable(ScrollView, can_focus=True):
+    """Rows of `render_row_cell(row_key, column_key)`, in the order of `row_keys`; a
+    subclass keeps both (calling `rows_changed` / `rows_reordered` / `refresh_row_key`)."""
+
+    # DataTable's keys, under DataTable's names (the help shows Textual's own keys as such).
+    TEXTUAL_KEYS = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Select", show=False),
+        Binding("up", "cursor_up", "Cursor up", show=False),
+        Binding("down", "cursor_down", "Cursor down", show=False),
+        Binding("right", "cursor_right", "Cursor right", show=False),
+        Binding("left", "cursor_left", "Cursor left", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("ctrl+home", "scroll_top", "Top", show=False),
+        Binding("ctrl+end", "scroll_bottom", "Bottom", show=False),
+        Binding("home", "scroll_home", "Home", show=False),
+        Binding("end", "scroll_end", "End", show=False),
+    ]
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "datatable--cursor",
+        "datatable--hover",
+        "datatable--fixed",
+        "datatable--fixed-cursor",
+        "datatable--header",
+        "datatable--header-cursor",
+        "datatable--header-hover",
+        "datatable--odd-row",
+        "datatable--even-row",
+    }
+    # DataTable's, for the same look.
+    DEFAULT_CSS = """
+    LineTable {
+        background: $surface;
+        color: $foreground;
+        height: auto;
+        max-height: 100%;
+
+        &:focus {
+            background-tint: $foreground 5%;
+            & > .datatable--cursor {
+                background: $block-cursor-background;
+                color: $block-cursor-foreground;
+                text-style: $block-cursor-text-style;
+            }
+            & > .datatable--header {
+                background-tint: $foreground 5%;
+            }
+            & > .datatable--fixed-cursor {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+            }
+        }
+        &:dark {
+            & > .datatable--even-row {
+                background: $surface-darken-1 40%;
+            }
+        }
+        & > .datatable--header {
+            text-style: bold;
+            background: $panel;
+            color: $foreground;
+        }
+        &:ansi > .datatable--header {
+            background: ansi_bright_blue;
+            color: ansi_default;
+        }
+        & > .datatable--fixed {
+            background: $secondary-muted;
+            color: $foreground;
+        }
+        & > .datatable--odd-row {
+        }
+        & > .datatable--even-row {
+            background: $surface-lighten-1 50%;
+        }
+        & > .datatable--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        & > .datatable--fixed-cursor {
+            background: $block-cursor-blurred-background;
+            color: $foreground;
+        }
+        & > .datatable--header-cursor {
+            background: $accent-darken-1;
+            color: $foreground;
+        }
+        & > .datatable--header-hover {
+            background: $accent 30%;
+        }
+        & > .datatable--hover {
+            background: $block-hover-background;
+        }
+    }
+    """
+
+    class RowHighlighted(Message):
+        """The cursor moved to the row `row_key` (at `row_index`)."""
+
+        def __init__(self, table: LineTable, row_index: int, row_key: str) -> None:
+            super().__init__()
+            self.table, self.row_index, self.row_key = table, row_index, row_key
+
+        @property
+        def control(self) -> LineTable:
+            return self.table
+
+    class RowSelected(RowHighlighted):
+        """Enter, or a click on the cursor row."""
+
+    class HeaderSelected(Message):
+        """A click on the header of column `column_key`."""
+
+        def __init__(self, table: LineTable, column_key: str, column_index: int) -> None:
+            super().__init__()
+            self.table, self.column_key, self.column_index = table, column_key, column_index
+
+        @property
+        def control(self) -> LineTable:
+            return self.table
+
+    cursor_row: reactive[int] = reactive(0, repaint=False, always_update=False)
+    show_header = True
+    header_height = 1
+    cell_padding = 1
+    zebra_stripes = True
+    show_cursor = True
+    cursor_type = "row"
+
+    def __init__(self, *, id: str | None = None, zebra_stripes: bool = True) -> None:
+        super().__init__(id=id)
+        self.zebra_stripes = zebra_stripes
+        self.columns: dict[str, LineColumn] = {}
+        self.row_keys: list[str] = []
+        self._row_index: dict[str, int] = {}
+        self.hover_row = 0
+        self._show_hover_cursor = False
+        # the drawn line of each row (by key) and of the header, with what it was drawn for
+        self._strips: LRUCache[str | None, tuple[tuple, Strip]] = LRUCache(1024)
+        # each drawn cell's segments, by its data and place (a changed row draws the cells
+        # that changed)
+        self._cell_segments: LRUCache[tuple, list[Segment]] = LRUCache(8192)
+
+    # -- rows -------------------------------------------------------------------------------
+
+    @property
+    def row_count(self) -> int:
+        return len(self.row_keys)
+
+    def get_row_index(self, row_key: str) -> int:
+        """The row's place (KeyError when it is not a row)."""
+        return self._row_index[row_key]
+
+    def render_row_cell(self, row_key: str, column_key: str) -> RenderableType:
+        """What row `row_key` shows in column `column_key` (drawn one line high)."""
+        raise NotImplementedError
+
+    def row_cell_data(self, row_key: str, column_key: str) -> Hashable | None:
+        """What `render_row_cell` draws, as data: a cell whose data, place and width are
+        those it was drawn with is not drawn again (None: always drawn). Whatever else
+        changes what a cell looks like must `clear_drawn`."""
+        return None
+
+    def rows_changed(self, row_keys: Sequence[str]) -> None:
+        """The rows are `row_keys` now (some added, removed or moved)."""
+        self.row_keys = list(row_keys)
+        self._row_index = {key: i for i, key in enumerate(self.row_keys)}
+        self._update_virtual_size()
+        if self.cursor_row >= self.row_count:
+            self.cursor_row = max(0, self.row_count - 1)
+        self.refresh()  # the drawn rows are kept: they are found by key
+
+    def refresh_row_key(self, row_key: str) -> None:
+        """Row `row_key`'s data changed: draw it (alone) again."""
+        self._strips.discard(row_key)
+        index = self._row_index.get(row_key)
+        if index is not None:
+            self.refresh_row(index)
+
+    def set_columns(self, columns: Sequence[LineColumn]) -> None:
+        """The columns (all of them, hidden ones drawn zero wide), in order."""
+        self.columns = {column.key: column for column in columns}
+        self.clear_drawn()
+        self._update_virtual_size()
+
+    def clear_drawn(self) -> None:
+        """Every row is drawn anew (the layout or the styles changed)."""
+        self._strips.clear()
+        self._cell_segments.clear()
+        self._cell_styles.cache_clear()
+        self.refresh()
+
+    def _update_virtual_size(self) -> None:
+        width = sum(column.get_render_width(self) for column in self.columns.values())
+        header = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width, self.row_count + header)
+
+    # -- the cursor -------------------------------------------------------------------------
+
+    def validate_cursor_row(self, row: int) -> int:
+        return clamp(row, 0, max(0, self.row_count - 1))
+
+    def watch_cursor_row(self, old: int, new: int) -> None:
+        if old != new:
+            self.refresh_row(old)
+            self._highlight_row(new)
+            self._scroll_cursor_into_view()
+
+    def move_cursor(
+        self, *, row: int | None = None, animate: bool = False, scroll: bool = True
+    ) -> None:
+        if scroll:
+            self._scroll_cursor_into_view(animate=animate, row=row)
+        if row is not None:
+            self.cursor_row = row
+
+    def _highlight_row(self, row: int) -> None:
+        self.refresh_row(row)
+        if row < self.row_count:
+            self.post_message(self.RowHighlighted(self, row, self.row_keys[row]))
+
+    def _row_region(self, row: int) -> Region:
+        width = sum(column.get_render_width(self) for column in self.columns.values())
+        y = row + (self.header_height if self.show_header else 0)
+        return Region(0, y, max(self.size.width, width), 1)
+
+    def refresh_row(self, row: int) -> None:
+        if 0 <= row < self.row_count:
+            self.refresh(self._row_region(row).translate(-self.scroll_offset))
+
+    def _scroll_cursor_into_view(self, animate: bool = False, row: int | None = None) -> None:
+        top = self.header_height if self.show_header else 0
+        _, y, width, height = self._row_region(self.cursor_row if row is None else row)
+        region = Region(int(self.scroll_x), y, width, height)
+        self.scroll_to_region(region, animate=animate, spacing=Spacing(top, 0, 0, 0), force=True)
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def action_cursor_up(self) -> None:
+        self._set_hover_cursor(False)
+        self.cursor_row -= 1
+
+    def action_cursor_down(self) -> None:
+        self._set_hover_cursor(False)
+        self.cursor_row += 1
+
+    def action_cursor_right(self) -> None:
+        self._set_hover_cursor(False)
+        self.action_scroll_right()
+
+    def action_cursor_left(self) -> None:
+        self._set_hover_cursor(False)
+        self.action_scroll_left()
+
+    def _page(self) -> int:
+        return self.scrollable_content_region.height - (
+            self.header_height if self.show_header else 0
+        )
+
+    def action_page_down(self) -> None:
+        self._set_hover_cursor(False)
+        height = self._page()
+        rows = min(height + 1, self.row_count - self.cursor_row)
+        target = self.cursor_row + rows - 1
+        self.scroll_relative(y=height, animate=False, force=True)
+        self.move_cursor(row=target, scroll=False)
+
+    def action_page_up(self) -> None:
+        self._set_hover_cursor(False)
+        height = self._page()
+        rows = min(height + 1, self.cursor_row + 1)
+        target = self.cursor_row - rows + 1
+        self.scroll_relative(y=-height, animate=False)
+        self.move_cursor(row=target, scroll=False)
+
+    def action_scroll_top(self) -> None:
+        self._set_hover_cursor(False)
+        self.cursor_row = 0
+
+    def action_scroll_bottom(self) -> None:
+        self._set_hover_cursor(False)
+        self.cursor_row = self.row_count - 1
+
+    def action_scroll_home(self) -> None:
+        self._set_hover_cursor(False)
+        self.scroll_x = 0
+
+    def action_scroll_end(self) -> None:
+        self._set_hover_cursor(False)
+        self.scroll_x = self.max_scroll_x
+
+    def action_select_cursor(self) -> None:
+        self._set_hover_cursor(False)
+        if self.row_count:
+            row = self.cursor_row
+            self.post_message(self.RowSelected(self, row, self.row_keys[row]))
+
+    # -- the mouse --------------------------------------------------------------------------
+
+    def _set_hover_cursor(self, active: bool) -> None:
+        self._show_hover_cursor = active
+        self.refresh_row(self.hover_row)
+
+    def _on_mouse_move(self, event: events.MouseMove) -> None:
+        self._set_hover_cursor(True)
+        meta = event.style.meta
+        if not meta:
+            self._set_hover_cursor(False)
+            return
+        row = meta.get("row")
+        if isinstance(row, int) and row != self.hover_row:
+            old, self.hover_row = self.hover_row, row
+            self.refresh_row(old)
+            self.refresh_row(row)
+
+    def _on_leave(self, _event: events.Leave) -> None:
+        self._set_hover_cursor(False)
+
+    async def _on_click(self, event: events.Click) -> None:
+        self._set_hover_cursor(True)
+        meta = event.style.meta
+        if "row" not in meta or "column" not in meta:
+            return
+        row, column = meta["row"], meta["column"]
+        if row == HEADER:
+            keys = list(self.columns)
+            if 0 <= column < len(keys):
+                self.post_message(self.HeaderSelected(self, keys[column], column))
+            return
+        if 0 <= row < self.row_count:
+            selected = row == self.cursor_row
+            self.cursor_row = row
+            if selected:
+                self.action_select_cursor()
+            self._scroll_cursor_into_view(animate=True)
+            event.stop()
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self.clear_drawn()
+
+    def _on_resize(self, _event: events.Resize) -> None:
+        self.clear_drawn()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        scroll_x, scroll_y = self.scroll_offset
+        header = self.header_height if self.show_header else 0
+        if y < header:
+            row = HEADER
+        else:
+            row = y + scroll_y - header
+            if row >= self.row_count:
+                return Strip.blank(width, self.rich_style)
+        return self._line(row, scroll_x, scroll_x + width)
+
+    def _line(self, row: int, x1: int, x2: int) -> Strip:
+        key = None if row == HEADER else self.row_keys[row]
+        state = (
+            row % 2,
+            row == self.cursor_row,
+            row == self.hover_row and self._show_hover_cursor,
+            self.get_pseudo_class_state(),
+            self.size.width,
+            x1,
+            x2,
+        )
+        cached = self._strips.get(key)
+        if cached is not None and cached[0] == state:
+            return cached[1]
+        strip = self._draw(row, key, x1, x2)
+        self._strips[key] = (state, strip)
+        return strip
+
+    def _row_style(self, row: int) -> Style:
+        if row == HEADER:
+            return self.get_component_styles("datatable--header").rich_style
+        if self.zebra_stripes:
+            name = "datatable--odd-row" if row % 2 else "datatable--even-row"
+            return self.get_component_styles(name).rich_style
+        return self.rich_style
+
+    @lru_cache(maxsize=32)  # noqa: B019 (cleared with the drawn rows)
+    def _cell_styles(self, header: bool, hover: bool, cursor: bool) -> tuple[Style, Style]:
+        """(the component style, the style laid over the cell's own): DataTable's."""
+        get = self.get_component_rich_style
+        component = Style()
+        if hover:
+            component += get("datatable--hover")
+            if header:
+                component += get("datatable--header-hover")
+        if cursor:
+            component += get("datatable--cursor")
+            if header:
+                component += get("datatable--header-cursor")
+        post = Style.from_color(color=component.color) + Style.from_color(bgcolor=component.bgcolor)
+        return component, post
+
+    def _draw(self, row: int, key: str | None, x1: int, x2: int) -> Strip:
+        """The row's line as DataTable draws it, segment for segment."""
+        header = row == HEADER
+        cursor = not header and row == self.cursor_row
+        hover = row == self.hover_row and self._show_hover_cursor
+        row_style = self._row_style(row)
+        component, post = self._cell_styles(header, hover, cursor)
+        console = self.app.console
+        options = self.app.console_options
+        padding = (0, self.cell_padding)
+        cells: list[list[Segment]] = []
+        drawn = self._cell_segments
+        place = (row, row_style, component, post, self.get_pseudo_class_state())
+        for index, column in enumerate(self.columns.values()):
+            width = column.get_render_width(self)
+            if not width:
+                continue
+            data = None if header or key is None else self.row_cell_data(key, column.key)
+            cache_key = (data, index, width, place) if data is not None else None
+            if cache_key is not None:
+                segments = drawn.get(cache_key)
+                if segments is not None:
+                    cells.append(segments)
+                    continue
+            if header:
+                renderable: RenderableType = column.label
+            else:
+                assert key is not None
+                renderable = self.render_row_cell(key, column.key)
+            pre = row_style + Style.from_meta({"row": row, "column": index}) + component
+            lines = console.render_lines(
+                Styled(Padding(renderable, padding), pre_style=pre, post_style=post),
+                options.update_dimensions(width, 1).update(no_wrap=True),
+            )
+            cells.append(lines[0])
+            if cache_key is not None:
+                drawn[cache_key] = lines[0]
+        table_width = sum(column.get_render_width(self) for column in self.columns.values())
+        extend, _ = self._cell_styles(header, hover, row == self.cursor_row)
+        extend = row_style + extend
+        extend += Style.from_meta({"row": row, "column": 0, "out_of_bounds": True})
+        width = self.size.width
+        cells.append([Segment(" " * max(0, width - table_width), extend)])
+        line = list(chain.from_iterable(cells))
+        return (
+            Strip(line_crop(line, x1, x2, width))
+            .adjust_cell_length(width, self.rich_style)
+            .simplify()
+        )
