@@ -26,6 +26,7 @@ from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
+from ocr_tui.ui.static_update import update_static
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.clock import Clock
 from ocr_tui.ui.widgets.format_panes import unsaid_badges
@@ -508,4 +509,8 @@ class DetailPane(ScrollableContainer, can_focus=False):
         key = (content.plain, tuple(content.spans))  # Content's == compares text only
         if self._shown.get(part) != key:
             self._shown[part] = key
-            self.query_one(f"#{part}", Static | Clock).update(content)
+            widget = self.query_one(f"#{part}", Static | Clock)
+            if isinstance(widget, Static):
+                update_static(widget, content)  # no layout pass while its height stays
+            else:
+                widget.update(content)

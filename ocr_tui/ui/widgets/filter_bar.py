@@ -8,11 +8,14 @@ from textual.widgets import Static
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.listing import SORTS, ListQuery
+from ocr_tui.ui.static_update import update_static
 from ocr_tui.ui.style import KEY
 
 
 class FilterBar(Static):
     """`Filter: active · search: 'auth' · sort: last activity · 3 of 12 sessions`."""
+
+    _key: tuple = ()
 
     def show(self, app: Dashboard, query: ListQuery, *, shown: int, several_formats: bool) -> None:
         """`shown`: how many sessions the list shows."""
@@ -30,4 +33,8 @@ class FilterBar(Static):
         parts += [(" · ", "$text-muted"), f"{shown} of {total} {noun}"]
         if unread > 0:
             parts += [(" · ", "$text-muted"), (f"reading {unread:,} more…", KEY)]
-        self.update(Content.assemble(*parts))
+        content = Content.assemble(*parts)
+        key = (content.plain, tuple(content.spans))  # Content's == compares text only
+        if key != self._key:
+            self._key = key
+            update_static(self, content)

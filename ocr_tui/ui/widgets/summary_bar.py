@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.reviews import summary
 from ocr_tui.core.view import SessionView
+from ocr_tui.ui.static_update import update_static
 
 ATTENTION = "bold $text-warning"
 MUTED = "$text-muted"
@@ -77,7 +78,7 @@ class SummaryBar(Static):
         spans = tuple(content.spans)
         if content != self._shown or spans != self._spans:
             self._shown, self._spans = content, spans
-            self.update(content)
+            update_static(self, content)
 
     def on_resize(self) -> None:
         if self._views is not None:

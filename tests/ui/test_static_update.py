@@ -1,0 +1,74 @@
+"""A detail line that changes without changing its height repaints its widget alone: Textual's
+`Static.update` lays the whole screen out again each time (issue 14, item 6: no layout pass
+when no size changed). One that grows still gets the room it needs."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+from textual.widget import Widget
+from textual.widgets import Static
+
+from ocr_tui.ui.static_update import update_static
+
+from .builders import wait_until
+
+
+class Lines(App[None]):
+    CSS = "#auto { height: auto; } #fixed { height: 3; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static("one", id="auto")
+        yield Static("one", id="fixed")
+
+
+def spy_layouts(monkeypatch) -> list[str]:
+    laid: list[str] = []
+    original = Widget.refresh
+
+    def refresh(self, *regions, layout=False, **kw):
+        if layout:
+            laid.append(str(self.id))
+        return original(self, *regions, layout=layout, **kw)
+
+    monkeypatch.setattr(Widget, "refresh", refresh)
+    return laid
+
+
+async def test_same_height_repaints_without_a_layout_pass(monkeypatch) -> None:
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        auto, fixed = app.query_one("#auto", Static), app.query_one("#fixed", Static)
+        await pilot.pause()
+        laid = spy_layouts(monkeypatch)
+        update_static(auto, "two")
+        update_static(fixed, "two\nthree\nfour\nfive")  # its height is the CSS's
+        assert laid == []
+        await pilot.pause()
+        assert "two" in str(auto.render_line(0).text)
+        assert "two" in str(fixed.render_line(0).text)
+
+
+async def test_a_taller_content_gets_its_room(monkeypatch) -> None:
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        auto = app.query_one("#auto", Static)
+        await pilot.pause()
+        laid = spy_layouts(monkeypatch)
+        update_static(auto, "one\ntwo\nthree")
+        assert laid == ["auto"]
+        await wait_until(pilot, lambda: auto.size.height == 3)
+        update_static(auto, "wrapped " * 10)  # 80 cells at 40: two lines
+        await wait_until(pilot, lambda: auto.size.height == 2)
+
+
+async def test_hidden_widgets_wait_to_be_shown(monkeypatch) -> None:
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        auto = app.query_one("#auto", Static)
+        auto.display = False
+        await pilot.pause()
+        laid = spy_layouts(monkeypatch)
+        update_static(auto, "one\ntwo\nthree")
+        assert laid == []
+        auto.display = True  # showing it lays it out, at its new height
+        await wait_until(pilot, lambda: auto.size.height == 3)
