@@ -1,4 +1,5 @@
-"""`Static.update` without a layout pass when the widget keeps its size.
+"""`Static.update` without a layout pass when the widget keeps its size, and border titles
+set only when they change.
 
 Textual's `Static.update` re-lays the whole screen out (every widget placed again) in case the
 new content is taller or wider; a dashboard whose detail lines change with every event pays
@@ -9,18 +10,41 @@ width first: the same height (or a height fixed by CSS) repaints the widget alon
 from __future__ import annotations
 
 from textual.visual import VisualType, visualize
+from textual.widget import Widget
 from textual.widgets import Static
 
 
+class LazyStatic(Static):
+    """A Static that, while it is hidden (itself or a pane around it), keeps its newest
+    content aside and shows it when it is shown: a hidden widget repainted makes Textual
+    map the whole screen again at the next frame."""
+
+    _pending: VisualType | None = None
+
+    def on_show(self) -> None:
+        if self._pending is not None:
+            content, self._pending = self._pending, None
+            self.update(content)
+
+
 def update_static(widget: Static, content: VisualType) -> None:
+    if isinstance(widget, LazyStatic):
+        if widget.is_mounted and not _shown(widget):
+            widget._pending = content
+            return
+        widget._pending = None
     widget.update(content, layout=_resizes(widget, content))
+
+
+def _shown(widget: Widget) -> bool:
+    return all(node.display for node in widget.ancestors_with_self)
 
 
 def _resizes(widget: Static, content: VisualType) -> bool:
     """Whether `content` may give `widget` another size (True when unsure)."""
     if not widget.is_mounted:
         return True
-    if not all(node.display for node in widget.ancestors_with_self):
+    if not _shown(widget):
         return False  # not shown: showing it lays the screen out again anyway
     styles = widget.styles
     width = styles.width
@@ -37,3 +61,11 @@ def _resizes(widget: Static, content: VisualType) -> bool:
         return visual.get_height(styles, size.width) != size.height
     except Exception:
         return True
+
+
+def set_border_title(widget: Widget, title: str) -> None:
+    """`widget.border_title = title`, but only when it changes: Textual repaints the whole
+    widget (a pane and its border) on every assignment, the same title or not."""
+    if getattr(widget, "_ocr_border_title", None) != title:
+        widget._ocr_border_title = title  # type: ignore[attr-defined]
+        widget.border_title = title

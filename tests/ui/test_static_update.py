@@ -72,3 +72,24 @@ async def test_hidden_widgets_wait_to_be_shown(monkeypatch) -> None:
         assert laid == []
         auto.display = True  # showing it lays it out, at its new height
         await wait_until(pilot, lambda: auto.size.height == 3)
+
+
+async def test_the_hidden_phases_pane_shows_the_latest_phase_when_shown(project) -> None:
+    """At 120 columns the detail pane hides its phases (the list shows the phase): changes
+    made meanwhile are kept aside, and shown when a wider screen shows the pane."""
+    from ocr_tui.cli import make_app
+
+    from .builders import NOW, fixed_clock, iso, loaded
+    from .test_live import AUTH, set_state
+
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await loaded(pilot)
+        app.main_screen.select_session(AUTH)
+        timeline = app.main_screen.query_one("#dp-timeline", Static)
+        assert not timeline.parent.display
+        set_state(project, AUTH, current_phase="synthesis", updated_at=iso(NOW))
+        await wait_until(pilot, lambda: app.sessions[AUTH].phase == "synthesis")
+        await pilot.resize_terminal(160, 40)
+        await wait_until(pilot, lambda: timeline.parent.display and timeline.size.height > 0)
+        await wait_until(pilot, lambda: "Final Synthesis" in str(timeline.render()))

@@ -26,7 +26,7 @@ from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
-from ocr_tui.ui.static_update import update_static
+from ocr_tui.ui.static_update import LazyStatic, set_border_title, update_static
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.clock import Clock
 from ocr_tui.ui.widgets.format_panes import unsaid_badges
@@ -440,7 +440,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         with VerticalScroll(id="dp-phases") as col:
             col.border_title = "Phases"
             col.can_focus = False
-            yield Static(id="dp-timeline")
+            yield LazyStatic(id="dp-timeline")
         with VerticalScroll(id="dp-rounds") as col:
             col.border_title = "Rounds"
             col.can_focus = False
@@ -448,7 +448,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         with VerticalScroll(id="dp-session") as col:
             col.border_title = "Session"
             col.can_focus = False
-            yield Static(id="dp-info")
+            yield LazyStatic(id="dp-info")
             yield Clock(id="dp-clock")
 
     def on_mount(self) -> None:
@@ -476,9 +476,10 @@ class DetailPane(ScrollableContainer, can_focus=False):
             self._set_laid(lambda _width: Content(""), ("",))
             return
         timed = bool(phase_times(view, now))
-        self.query_one("#dp-phases").border_title = zone_title("Phases", now) if timed else "Phases"
+        phases = zone_title("Phases", now) if timed else "Phases"
+        set_border_title(self.query_one("#dp-phases"), phases)
         rounds = view.framework == "ocr"
-        self.query_one("#dp-rounds").border_title = "Rounds" if rounds else "Details"
+        set_border_title(self.query_one("#dp-rounds"), "Rounds" if rounds else "Details")
         self._refresh_parts(view, now)
 
     def tick(self, now: datetime) -> None:
