@@ -298,8 +298,15 @@ class Laid(Widget):
         self._laid: tuple[int, Content] | None = None
 
     def update(self, build: Callable[[int], Content]) -> None:
+        """New content; the screen is laid out again only when its height changes."""
+        width, height = self.content_size
+        before = self._laid[1].get_height(self.styles, width) if self._laid and width else None
         self._build, self._laid = build, None
-        self.refresh(layout=True)
+        if before is None or not self.display:
+            self.refresh(layout=True)
+        else:
+            after = self.content_at(width).get_height(self.styles, width)
+            self.refresh(layout=after != before or after != height)
 
     def content_at(self, width: int) -> Content:
         width = max(1, width)
