@@ -29,7 +29,7 @@ B = "5. burst"
 SECONDS = 10.0
 SORTS = ["last activity", "start time", "name"]
 SORT = re.compile(r"sort: ([a-z ]+?) ·")
-ROW = re.compile(r" (\d+)/(\d+) .*?(?:R(\d+)|—)\s+(\d+|—)\s+(\d+|—)")
+ROW = re.compile(r" (\d+)/(\d+) .*?(?:([RM]\d+)|—)\s+(\d+|—)\s+(\d+|—)")
 
 
 def press_keys(pane: Pane, until: float) -> tuple[list[float], list[float], int]:
@@ -80,14 +80,18 @@ def compare(screen: str, snapshot: dict) -> list[str]:
         if not m:
             problems.append(f"{s['id']}: no row ({row!r})")
             continue
-        current = next((r for r in s["rounds"] if r["number"] == s["current_round"]), None)
-        want = (
-            str(s["phase_number"]),
-            str(s["phase_total"]),
-            str(s["current_round"]) if s["current_round"] else None,
-            str(len(current["reviewers"])) if current else "—",
-            str(current["findings"]) if current else "—",
-        )
+        if s.get("workflow") == "map":  # its unit is its map run (M1), never a review round
+            run = s.get("current_map_run")
+            want = (str(s["phase_number"]), str(s["phase_total"]), run and f"M{run}", "—", "—")
+        else:
+            current = next((r for r in s["rounds"] if r["number"] == s["current_round"]), None)
+            want = (
+                str(s["phase_number"]),
+                str(s["phase_total"]),
+                f"R{s['current_round']}" if s["current_round"] else None,
+                str(len(current["reviewers"])) if current else "—",
+                str(current["findings"]) if current else "—",
+            )
         if m.groups() != want:
             problems.append(f"{s['id']}: screen {m.groups()} != status {want}")
     return problems
