@@ -461,6 +461,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
     def on_mount(self) -> None:
         self._view: SessionView | None = None
         self._shown: dict[str, tuple] = {}
+        self._rounds_of: SessionView | None = None  # the view the rounds text is of
 
     @property
     def session_id(self) -> str | None:
@@ -481,6 +482,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
             for part in ("dp-timeline", "dp-info", "dp-clock"):
                 self._set(part, Content(""))
             self._set_laid(lambda _width: Content(""), ("",))
+            self._rounds_of = None
             return
         timed = bool(phase_times(view, now))
         phases = zone_title("Phases", now) if timed else "Phases"
@@ -498,9 +500,12 @@ class DetailPane(ScrollableContainer, can_focus=False):
     def _refresh_parts(self, view: SessionView, now: datetime) -> None:
         self._set("dp-timeline", timeline_content(view, now))
         if view.framework == "ocr":
-            content = rounds_content(view)
-            self._set_laid(lambda _width: content, ("rounds", content.plain, *content.spans))
+            if self._rounds_of is not view:  # rounds do not change with time: once a view
+                self._rounds_of = view
+                content = rounds_content(view)
+                self._set_laid(lambda _width: content, ("rounds", content.plain, *content.spans))
         else:
+            self._rounds_of = None
             probe = details_content(view, now)  # what the text is, at any width
             key = ("details", probe.plain, *probe.spans)
             self._set_laid(lambda width: details_content(view, now, width), key)
