@@ -71,10 +71,8 @@ class IdFit:
 
 class IdText(Text):
     """The id cell: the whole id (`plain`), drawn to fit its column by `elide_id`, the same
-    way in every row (`fit`: the table's); carries the session id so `DataTable.sort` can
-    order rows by key."""
+    way in every row (`fit`: the table's)."""
 
-    session_id: str
     fit: IdFit | None = None
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

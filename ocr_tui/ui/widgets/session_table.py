@@ -255,7 +255,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         text.no_wrap = True
         text.overflow = "ellipsis"
         if isinstance(text, IdText):
-            text.session_id, text.fit = sid, self._ids
+            text.fit = self._ids
         elif isinstance(text, PhaseText):
             text.bar, text.bars = sum(len(part) for part, _ in cell[:BAR_PARTS]), self._bars
         return text
