@@ -1,6 +1,6 @@
 """Run the benchmarks: python -m benchmarks [--quick] [NAME ...] (default: all).
 
-Names: latency, latency_tmux, startup, change_cost, idle, burst, decode.
+Names: latency, latency_tmux, startup, first_frame, change_cost, idle, burst, decode.
 --quick skips the 10,000-session start-up and change figures (and shortens idle to 10 s).
 Ends with every figure as a Markdown table, with the machine it ran on.
 """
@@ -14,7 +14,16 @@ import platform
 import sys
 import time
 
-ALL = ["latency", "latency_tmux", "startup", "change_cost", "idle", "burst", "decode"]
+ALL = [
+    "latency",
+    "latency_tmux",
+    "startup",
+    "first_frame",
+    "change_cost",
+    "idle",
+    "burst",
+    "decode",
+]
 
 
 def machine() -> str:

@@ -2,6 +2,10 @@
 text: `ocr_tui.status_text`, `ocr_tui.watch_stream`); the dashboard is built through the one
 factory `make_app`, and only for a terminal. Every command runs under `ocr_tui.stdout`'s guard.
 
+Start-up: a command imports what it runs when it runs (`status` never imports Textual; the
+dashboard neither the findings table nor the JSON stream), and the parser holds the options of
+the command given only (argparse reads no other's); `--help` without a command builds them all.
+
 Exit codes: 0 done; 1 a write error (`ocr_tui.stdout`) or `findings --fail-on`; 2 a usage
 error (argparse's, an unknown command word), a PATH that does not exist, no project, an unknown
 session or round, the dashboard without a terminal."""
@@ -10,22 +14,21 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import os
 import re
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ocr_tui import findings_cli
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.status_text import ONELINE_WIDTH, columns_arg, oneline, output_width, table
 from ocr_tui.stdout import run_guarded
-from ocr_tui.watch_stream import run_watch
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
     from datetime import datetime
 
     from ocr_tui.ui.app import OcrTuiApp
@@ -98,7 +101,10 @@ def _only(p: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; given `command`, the others are listed (for `--help` and the
+    choice of command) without their options, which only their own modules know: `status`'s
+    and `findings`' are read only when those run."""
     parser = argparse.ArgumentParser(
         prog="ocr-tui",
         description="A live terminal dashboard for Open Code Review sessions (and the code"
@@ -114,22 +120,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
     d.add_argument("--bell", action="store_true", help="ring the terminal bell on events")
 
-    s = sub.add_parser("status", help="print the sessions once and exit")
-    _common(s)
-    _only(s)
-    fmt = s.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
-    fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
-    s.add_argument(
-        "--max-width",
-        type=columns_arg,
-        default=None,
-        metavar="N",
-        help=f"fit the table or the line in N columns (0: no limit; default: --oneline"
-        f" {ONELINE_WIDTH}, the table the terminal's width, or $COLUMNS, else no limit)",
-    )
+    s = sub.add_parser("status", help=STATUS_HELP)
+    if command in (None, "status"):
+        _status_options(s)
 
-    findings_cli.add_parser(sub, _common)
+    if command in (None, "findings"):
+        from ocr_tui import findings_cli
+
+        findings_cli.add_parser(sub, _common, FINDINGS_HELP)
+    else:
+        sub.add_parser("findings", help=FINDINGS_HELP)
 
     w = sub.add_parser("watch", help="stream session changes as JSON lines")
     _common(w)
@@ -148,6 +148,28 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--speed", type=float, default=1.0, help="simulation speed (default 1)")
     demo.add_argument("--bell", action="store_true", help="ring the terminal bell on events")
     return parser
+
+
+STATUS_HELP = "print the sessions once and exit"
+FINDINGS_HELP = "one round's findings (table or JSON; a CI gate)"
+
+
+def _status_options(s: argparse.ArgumentParser) -> None:
+    from ocr_tui.status_text import ONELINE_WIDTH, columns_arg
+
+    _common(s)
+    _only(s)
+    fmt = s.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
+    fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
+    s.add_argument(
+        "--max-width",
+        type=columns_arg,
+        default=None,
+        metavar="N",
+        help=f"fit the table or the line in N columns (0: no limit; default: --oneline"
+        f" {ONELINE_WIDTH}, the table the terminal's width, or $COLUMNS, else no limit)",
+    )
 
 
 def _project(path: str | None) -> Project | None:
@@ -229,6 +251,7 @@ def refuse_without_terminal() -> int | None:
 
 def cmd_status(args: argparse.Namespace) -> int:
     from ocr_tui.core.engine import Engine, encode_json
+    from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
 
     project = _project(args.path)
     if project is None:
@@ -264,6 +287,8 @@ def cmd_findings(args: argparse.Namespace) -> int:
     project = _project(args.path)
     if project is None:
         return EXIT_NO_PROJECT
+    from ocr_tui import findings_cli
+
     return findings_cli.cmd_findings(args, project)
 
 
@@ -274,6 +299,8 @@ def cmd_watch(args: argparse.Namespace) -> int:
     project = _project(args.path)
     if project is None:
         return EXIT_NO_PROJECT
+    from ocr_tui.watch_stream import run_watch
+
     run_watch(project, args)
     return 0
 
@@ -286,15 +313,32 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     start = Path(args.path) if args.path else Path.cwd()
-    try:
-        project: Project | None = find_project(start)
-    except ProjectNotFound:
-        project = None
-    app = make_app(
-        project, start_path=start, poll=args.poll, bell=args.bell, stall_after=args.stall_after
-    )
+    with collector_paused():
+        try:
+            project: Project | None = find_project(start)
+        except ProjectNotFound:
+            project = None
+        app = make_app(
+            project, start_path=start, poll=args.poll, bell=args.bell, stall_after=args.stall_after
+        )
     app.run()
     return app.return_code or 0
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while the dashboard is built: its imports (the
+    formats, Textual, the session list) make some hundred thousand objects that live as long as
+    the process, and the collector's passes over them as they are made find nothing to free
+    (~10% of that time). On again after, as it was."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def make_app(
@@ -309,7 +353,6 @@ def make_app(
 ) -> OcrTuiApp:
     """The one way the CLI and the tests build the dashboard: the app, given what it cannot
     import itself (the demo, which plays every format's simulator)."""
-    from ocr_tui import demo as demo_module
     from ocr_tui.ui.app import OcrTuiApp
 
     return OcrTuiApp(
@@ -320,15 +363,23 @@ def make_app(
         stall_after=stall_after,
         clock=clock,
         demo=demo,
-        demo_factory=lambda: demo_module.start_demo(),  # looked up at each start
+        demo_factory=_start_demo,
     )
+
+
+def _start_demo():
+    """Start the demo (`ocr_tui.demo`, imported when the demo starts, looked up each time)."""
+    from ocr_tui import demo as demo_module
+
+    return demo_module.start_demo()
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     refused = refuse_without_terminal()
     if refused is not None:
         return refused
-    app = make_app(None, demo=True, bell=args.bell)
+    with collector_paused():
+        app = make_app(None, demo=True, bell=args.bell)
     app.run()
     return app.return_code or 0
 
@@ -352,12 +403,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
     # `ocr-tui [PATH]` and `ocr-tui --poll` open the dashboard. A command's name is the
     # command (`./status` is the directory).
     implicit = not argv or (argv[0] not in COMMANDS and argv[0] not in TOP_LEVEL)
     if implicit:
         argv.insert(0, "dashboard")
+    parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
     path = getattr(args, "path", None)
     if missing_path(path):

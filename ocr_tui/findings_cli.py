@@ -34,8 +34,8 @@ EXIT_GATE = 1
 FAIL_ON = (*SEVERITIES, "blocker")
 
 
-def add_parser(sub, common) -> None:
-    p = sub.add_parser("findings", help="one round's findings (table or JSON; a CI gate)")
+def add_parser(sub, common, help_text: str) -> None:
+    p = sub.add_parser("findings", help=help_text)
     common(p)
     p.add_argument("--session", metavar="ID", help="the session (default: the newest running)")
     p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest)")

@@ -1,11 +1,16 @@
 """Which Sources exist: the built-in formats, then any registered by other packages under the
-entry-point group `ocr_tui.sources`. A plugin that fails to load is reported, never fatal."""
+entry-point group `ocr_tui.sources`. A plugin that fails to load is reported, never fatal.
+
+Start-up: `importlib.metadata` (~10 ms to import) is imported only when a distribution on the
+path registers an entry point of the group that is not a built-in format (`entry_points`)."""
 
 from __future__ import annotations
 
 import functools
 import importlib
-from importlib.metadata import entry_points
+import os
+import sys
+from importlib.machinery import PathFinder
 
 from ocr_tui.core.source import Source
 
@@ -30,6 +35,69 @@ def _load(spec: str) -> type[Source]:
     if not (isinstance(cls, type) and issubclass(cls, Source)):
         raise TypeError(f"{spec} is not an ocr_tui.core.source.Source subclass")
     return cls
+
+
+def entry_points(*, group: str) -> list:
+    """`importlib.metadata.entry_points(group=group)`; without importing importlib.metadata when
+    the path's distributions register nothing in `group` but the built-in formats (loaded
+    first anyway: their entry points would add nothing), which is the usual case."""
+    if _builtins_only(group):
+        return []
+    from importlib.metadata import entry_points as metadata_entry_points
+
+    return list(metadata_entry_points(group=group))
+
+
+def _builtins_only(group: str) -> bool:
+    """Does every entry point of `group` in the distributions on `sys.path` name a built-in
+    format? Read as importlib.metadata's path finder reads them: the `entry_points.txt` of
+    each `*.dist-info` and `*.egg-info` directory of each directory on the path. False (ask
+    importlib.metadata) wherever it could see more: a zip or an egg on the path, another
+    finder of distributions."""
+    if any(
+        finder is not PathFinder and hasattr(finder, "find_distributions")
+        for finder in sys.meta_path
+    ):
+        return False
+    for entry in sys.path:
+        if not isinstance(entry, str):
+            return False
+        directory = entry or "."
+        if entry.lower().endswith(".egg") or os.path.isfile(directory):
+            return False
+        try:
+            with os.scandir(directory) as it:
+                names = [e.name for e in it if e.name.lower().endswith((".dist-info", ".egg-info"))]
+        except OSError:
+            continue  # not a directory (or not there): importlib.metadata finds nothing either
+        for name in names:
+            if not _group_is_builtin(os.path.join(directory, name, "entry_points.txt"), group):
+                return False
+    return True
+
+
+def _group_is_builtin(path: str, group: str) -> bool:
+    """Does the `entry_points.txt` at `path` name only built-in formats in `group` (or no
+    entry point of it, or is there no such file)?"""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return True
+    except (OSError, UnicodeDecodeError):
+        return False
+    section = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == group:
+            _, sep, value = line.partition("=")
+            if not sep or value.strip() not in BUILTIN:
+                return False
+    return True
 
 
 @functools.cache

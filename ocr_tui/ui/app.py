@@ -4,8 +4,10 @@ the command palette, navigation, the title and the live demo.
 The live data (the watcher, `sessions`, the signals, the change toasts) is `LiveApp`'s
 (`ocr_tui.ui.live`); the screens read it through `ocr_tui.ui.contract`. Screens never import
 each other: they post `Open(target)` (`ocr_tui.ui.navigation`), which is handled here by the
-router (`ocr_tui.ui.router`); `open_session` / `open_document` do the same for callers outside
-the screens.
+router (`ocr_tui.ui.router`, which imports a screen's module when it first opens it);
+`open_session` / `open_document` do the same for callers outside the screens. At start-up only
+the session list is imported; the other screens, the help and the command palette's providers
+when first used.
 
 Keys mean what they say: a key whose action does not apply is hidden from the footer by the
 `check_action` of the node that binds it, and when pressed anyway, says why (`on_key` asks that
@@ -20,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, on, work
 from textual.app import App
@@ -29,17 +31,52 @@ from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.project import Project
 from ocr_tui.ui import fmt, router
-from ocr_tui.ui.commands import ScreenCommands, SessionCommands
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
 from ocr_tui.ui.screens.main import MainScreen
 
+if TYPE_CHECKING:
+    from textual.command import Provider
+    from textual.screen import Screen
+
+
+def fit_breakpoints(app: App, screen: Screen) -> None:
+    """Give `screen` the breakpoint classes (`HORIZONTAL_BREAKPOINTS`, `VERTICAL_BREAKPOINTS`:
+    the list's `-narrow`/`-medium`/`-wide`...) of the terminal's size before its first frame.
+    Textual sets them on the screen's first Resize, which comes after that frame is drawn: the
+    first frame would be laid out without them, then styled and laid out again (~20 ms of
+    start-up). The first Resize then finds them set (by the same rule: Textual's own)."""
+    horizontal = screen.HORIZONTAL_BREAKPOINTS
+    vertical = screen.VERTICAL_BREAKPOINTS
+    horizontal = app.HORIZONTAL_BREAKPOINTS if horizontal is None else horizontal
+    vertical = app.VERTICAL_BREAKPOINTS if vertical is None else vertical
+    width, height = app.size
+    classes: dict[str, bool] = {}
+    for dimension, breakpoints in ((width, horizontal or []), (height, vertical or [])):
+        classes |= {name: False for _, name in breakpoints}
+        classes |= dict.fromkeys(screen._get_breakpoint_classes(dimension, breakpoints), True)
+    if classes:
+        screen.update_classes(classes, animate=False)
+
+
+def _session_commands() -> type[Provider]:
+    from ocr_tui.ui.commands import SessionCommands
+
+    return SessionCommands
+
+
+def _screen_commands() -> type[Provider]:
+    from ocr_tui.ui.commands import ScreenCommands
+
+    return ScreenCommands
+
 
 class OcrTuiApp(LiveApp):
     CSS_PATH = "app.tcss"
     TITLE = "ocr-tui"
-    COMMANDS = App.COMMANDS | {SessionCommands, ScreenCommands}
+    # The palette's providers, imported when it first opens (Textual takes a callable).
+    COMMANDS = App.COMMANDS | {_session_commands, _screen_commands}
     BINDINGS = [
         Binding("q", "quit", "Quit", tooltip="Quit ocr-tui"),
         Binding("question_mark", "help", "Help", tooltip="Keys and legend"),
@@ -69,6 +106,7 @@ class OcrTuiApp(LiveApp):
 
     def get_default_screen(self) -> MainScreen:
         self.main_screen = MainScreen()
+        fit_breakpoints(self, self.main_screen)
         return self.main_screen
 
     def on_mount(self) -> None:
@@ -111,7 +149,6 @@ class OcrTuiApp(LiveApp):
 
     def open_target(self, target: Target, how: How = "push", via: tuple[Target, ...] = ()) -> bool:
         """Show `target` (see `navigation.How`); False if no screen shows it."""
-        _import_drilldown_screens()
         if router.navigate(self, target, how, via):
             return True
         self.notify("There is nothing to show for this yet.", severity="warning", markup=False)
@@ -253,18 +290,3 @@ class OcrTuiApp(LiveApp):
             self.notify(f"Could not start the demo: {error}", severity="error", markup=False)
             if self.project is None:
                 self.look_for_project()
-
-
-def _import_drilldown_screens() -> None:
-    """The drill-down screens register the targets they show with the router when they are
-    imported: at the first navigation, not at start-up (the document viewer brings Markdown,
-    ~50 ms). After the first call, three lookups in `sys.modules`."""
-    import ocr_tui.ui.screens.discourse  # noqa: F401
-    import ocr_tui.ui.screens.document  # noqa: F401
-    import ocr_tui.ui.screens.events  # noqa: F401
-    import ocr_tui.ui.screens.finding  # noqa: F401
-    import ocr_tui.ui.screens.findings  # noqa: F401
-    import ocr_tui.ui.screens.map_run  # noqa: F401
-    import ocr_tui.ui.screens.reviews  # noqa: F401
-    import ocr_tui.ui.screens.round  # noqa: F401
-    import ocr_tui.ui.screens.session  # noqa: F401

@@ -16,21 +16,38 @@ itself from one (`for_target`):
     EventsTarget                   -> EventsScreen
     SessionListTarget              -> the bottom of the stack (the session list)
 
-This module imports no screen, so every screen can use it: the screens register themselves
-when they are imported, and the app imports every screen it opens. A screen in the stack says
+No screen module is imported before it is needed: each registers itself with `route` when
+it is imported, and `screen_for` imports the one that shows a kind of target (`SCREEN_MODULES`)
+the first time such a target is opened, so start-up loads the session list alone (the document
+viewer brings Markdown, the findings screens the findings model). A screen in the stack says
 what it shows through its `target` property; one without (the list) stands for the session
 list.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from textual.app import App
 from textual.screen import Screen
 
-from ocr_tui.ui.navigation import How, SessionListTarget, Target
+from ocr_tui.ui.navigation import (
+    DiscourseTarget,
+    DocumentTarget,
+    EventsTarget,
+    FindingsTarget,
+    FindingTarget,
+    How,
+    MapRunTarget,
+    ReviewerTarget,
+    ReviewsTarget,
+    RoundTarget,
+    SessionListTarget,
+    SessionTarget,
+    Target,
+)
 
 
 class Routable(Protocol):
@@ -41,6 +58,20 @@ class Routable(Protocol):
 R = TypeVar("R", bound=type[Routable])
 
 _SCREENS: dict[type[Target], type[Routable]] = {}
+
+# The module of the screen that shows each kind of target, imported when one is first opened.
+SCREEN_MODULES: dict[type[Target], str] = {
+    SessionTarget: "ocr_tui.ui.screens.session",
+    RoundTarget: "ocr_tui.ui.screens.round",
+    FindingsTarget: "ocr_tui.ui.screens.findings",
+    FindingTarget: "ocr_tui.ui.screens.finding",
+    DiscourseTarget: "ocr_tui.ui.screens.discourse",
+    DocumentTarget: "ocr_tui.ui.screens.document",
+    ReviewerTarget: "ocr_tui.ui.screens.document",
+    MapRunTarget: "ocr_tui.ui.screens.map_run",
+    ReviewsTarget: "ocr_tui.ui.screens.reviews",
+    EventsTarget: "ocr_tui.ui.screens.events",
+}
 
 
 def route(*kinds: type[Target]) -> Callable[[R], R]:
@@ -54,9 +85,19 @@ def route(*kinds: type[Target]) -> Callable[[R], R]:
     return register
 
 
+def screen_class(kind: type[Target]) -> type[Routable] | None:
+    """The screen class that shows targets of type `kind` (its module imported now if it was
+    not yet), or None if no screen shows them."""
+    cls = _SCREENS.get(kind)
+    if cls is None and kind in SCREEN_MODULES:
+        importlib.import_module(SCREEN_MODULES[kind])  # it registers itself with `route`
+        cls = _SCREENS.get(kind)
+    return cls
+
+
 def screen_for(target: Target) -> Screen | None:
     """A new screen showing `target`, or None if no screen shows targets of its type."""
-    cls = _SCREENS.get(type(target))
+    cls = screen_class(type(target))
     return cls.for_target(target) if cls is not None else None
 
 

@@ -3,18 +3,21 @@
 The file's bytes are read once and deserialised into an in-memory database, so we never
 create, lock or write the file nor leave `-journal`/`-wal`/`-shm` files beside it, and we
 always see one consistent version even while a writer renames a new one over it.
+
+`sqlite3` is imported when there is a file to read (`load_db`, `open_snapshot`), not with this
+module.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import stat
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ocr_tui.formats.ocr.finding import Finding, finding_id
 from ocr_tui.formats.ocr.map_sections import (
@@ -27,13 +30,16 @@ from ocr_tui.formats.ocr.map_sections import (
 )
 from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredNote, StoredState
 
+if TYPE_CHECKING:
+    import sqlite3
+
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
 # Session id -> round number -> that round's findings rows (`findings_db.read_findings`).
 SessionFindings = dict[str, dict[int, list[Finding]]]
-FindingsReader = Callable[[sqlite3.Connection], tuple[SessionFindings, str | None]]
+FindingsReader = Callable[["sqlite3.Connection"], tuple[SessionFindings, str | None]]
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ def _columns(con: sqlite3.Connection, table: str) -> set[str]:
 
 
 def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
+    import sqlite3
+
     cols = _columns(con, "sessions")
     if not cols:
         raise sqlite3.DatabaseError("ocr.db has no `sessions` table")
@@ -397,6 +405,8 @@ def _read_notes(con: sqlite3.Connection) -> dict[str, list[StoredNote]]:
 
 def _note_places(con: sqlite3.Connection) -> dict[tuple[str, int | None], tuple[str, dict]]:
     """(target type, row id) -> (session, where in it) for every row a note can target."""
+    import sqlite3
+
     places: dict[tuple[str, int | None], tuple[str, dict]] = {}
     queries = {
         "round": (("review_rounds", {"id", "session_id", "round_number"}),
@@ -466,6 +476,8 @@ def load_db(
         return ABSENT
     if previous is not None and previous.key == key:
         return previous
+    import sqlite3
+
     found: SessionFindings = {}
     found_error: str | None = None
     try:
@@ -493,6 +505,8 @@ def open_snapshot(path: Path, key: tuple | None = None) -> sqlite3.Connection:
 
     Raises FileNotFoundError when there is no file, else OSError, ValueError, MemoryError or
     sqlite3.Error (a corrupt file shows only when queried: "file is not a database")."""
+    import sqlite3
+
     key = key or _stat_key(path)
     if key is None:
         raise FileNotFoundError(f"no {path.name}")
