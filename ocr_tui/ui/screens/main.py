@@ -80,8 +80,8 @@ class MainScreen(ListKeys):
         if bool(self.app.sessions) != self._had_sessions:
             self._had_sessions = bool(self.app.sessions)
             self.refresh_bindings()  # the list's keys apply once there is a session
-        if not self.app.unread:
-            self.refresh_view()
+        if not self.app.unread or not self.table.row_count:
+            self.refresh_view()  # at start-up, the first rows at once
         elif not self._refresh_due:
             # Start-up: thousands of rows arrive in slices; re-sorting the table for each
             # would starve the keys. Refresh a few times a second instead.

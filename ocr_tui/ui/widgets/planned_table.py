@@ -56,7 +56,11 @@ class PlannedTable(LineTable):
 
     def _relayout(self) -> None:
         available = self.scrollable_content_region.width
-        if not available:
+        if not available and not self.size.width:
+            # Before its first layout (start-up's first frame): the screen's width, less
+            # the scrollbar's room, so the first frame already shows rows. A resize follows.
+            available = self.app.size.width - self.styles.scrollbar_size_vertical
+        if available <= 0:
             return
         shown = list_layout.plan(
             self._formats or {"ocr"}, self._natural, available, sort=self._sort
