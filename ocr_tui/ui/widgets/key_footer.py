@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from textual.events import Resize
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
@@ -62,11 +63,42 @@ class KeyFooter(Footer):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._laid_out_at = 0
+        self._composed: tuple | None = None  # what the keys shown were composed from
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
 
+    def _keys_shown(self) -> tuple:
+        """What `compose` builds the keys from: the screen's bindings as the footer shows
+        them, and the room."""
+        app = self.app
+        return (
+            self._width(),
+            self.compact,
+            self.show_command_palette,
+            tuple(
+                (b.key, b.action, b.description, b.show, id(b.group), on, tip, node is app)
+                for node, b, on, tip in self.screen.active_bindings.values()
+            ),
+        )
+
+    def bindings_changed(self, screen: Screen) -> None:
+        """Textual's Footer composes its keys again whenever any binding is refreshed (many
+        times a second at start-up and during a burst, ~5 ms each): here only when what it
+        shows changed."""
+        self._bindings_ready = True
+        if not screen.app.app_focus:
+            return
+        if self.is_attached and screen is self.screen:
+            self.call_after_refresh(self._recompose_if_changed)
+
+    async def _recompose_if_changed(self) -> None:
+        if self.is_attached and self._keys_shown() != self._composed:
+            await self.recompose()
+
     def compose(self):
+        if self._bindings_ready:
+            self._composed = self._keys_shown()
         widgets = list(super().compose())
         if any(not isinstance(w, FooterKey) for w in widgets):
             yield from widgets  # binding groups: shown as Footer shows them
