@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ocr_tui.core import result_cache
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr import fs as ocr_fs
@@ -25,6 +26,7 @@ def make(tmp: Path) -> Project:
 def test_second_engine_uses_the_cache_and_sees_rewrites(tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", str(cache))
+    monkeypatch.setattr(result_cache, "cache_file", lambda root: None)  # parse cache alone
     project = make(tmp_path)
     first = Engine(project).scan()
     files = list(cache.iterdir())

@@ -74,8 +74,9 @@ class Engine:
 
     @property
     def pending(self) -> list[str]:
-        """View ids queued by `begin`, derived by `step`."""
-        return self._scan.pending
+        """View ids queued by `begin`, derived by `step` (or by worker processes, whose views
+        `step` merges)."""
+        return self._scan.remaining()
 
     @property
     def touched(self) -> set[str]:
@@ -105,8 +106,9 @@ class Engine:
     def scan(self) -> list[SessionView]:
         """Re-read everything."""
         self.begin(placeholders=False)
-        while self.pending:
+        while self._scan.waiting:
             self.step(budget_s=None)
+        self.settle()
         return self.sessions()
 
     def rescan(self) -> Diff:
@@ -126,6 +128,12 @@ class Engine:
     def step(self, budget_s: float | None = 0.05) -> list[SessionView]:
         """Derive queued sessions for about `budget_s` seconds (all with None); returns them."""
         return self._scan.step(self.clock(), budget_s)
+
+    def settle(self) -> None:
+        """The start-up is over: the views kept to re-read sessions cheaply right after a
+        scan (`begin`, `relist` of what was read before the watch was armed) are dropped, now
+        or when the scan ends."""
+        self._scan.settle()
 
     def sessions(self) -> list[SessionView]:
         return self._table.sessions()

@@ -32,10 +32,24 @@ def derive_view(
 ) -> tuple[SessionView, datetime | None]:
     """The view of one session, shown as `vid`, and when passing time alone will change it
     (None: never, or a time already past, which would re-derive it on every tick)."""
+    view, _ = derive_raw(src, key, path, now)
+    return finish_view(src, vid, view, now)
+
+
+def derive_raw(src: Source, key: str, path: Path, now: datetime) -> tuple[SessionView, bool]:
+    """`src.derive`, guarded: (the view, True), or (a view with the error as its problem,
+    False) when the reader raised. Not yet finished (`finish_view`)."""
     try:
-        view = src.derive(key, path, now)
+        return src.derive(key, path, now), True
     except Exception as exc:  # never lose a session from view, even to a reader's bug
-        view = _broken_view(src, key, path, exc)
+        return _broken_view(src, key, path, exc), False
+
+
+def finish_view(
+    src: Source, vid: str, view: SessionView, now: datetime
+) -> tuple[SessionView, datetime | None]:
+    """A derived (or cached) view shown as `vid`, its whole-session time counted to `now`, and
+    when passing time alone will change it (see `derive_view`)."""
     view.id = vid
     if view.framework != src.framework:
         view.framework = src.framework

@@ -7,7 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
-from ocr_tui.core.reading import derive_view
+from ocr_tui.core.reading import derive_raw, derive_view, finish_view
+from ocr_tui.core.result_cache import ResultCache
 from ocr_tui.core.source import Source
 from ocr_tui.core.view import SessionView
 
@@ -33,6 +34,14 @@ class SessionStore:
         self._where: dict[str, tuple[Source, str, Path]] = {}
         self._ids: dict[str, dict[str, str]] = {}  # framework -> the source's key -> view id
         self._expires: dict[str, datetime] = {}
+        # From a full scan's start until the start-up settles (`Scan`): views of unchanged
+        # sessions are served from it, those derived anew noted in it.
+        self.cache: ResultCache | None = None
+        self._gen: dict[str, int] = {}  # view id -> how many times it was derived here
+
+    def generation(self, vid: str) -> int:
+        """Changes whenever `derive` reads the session (a view sent for earlier is older)."""
+        return self._gen.get(vid, 0)
 
     def keys(self, src: Source) -> dict[str, str]:
         """The source's key -> view id (live: kept up to date, never rebuilt)."""
@@ -68,12 +77,28 @@ class SessionStore:
         """Read session `vid` (a placed one) again, and note when time alone will change it.
         The view is returned, not stored: the caller decides."""
         src, key, path = self._where[vid]
-        view, expires = derive_view(src, vid, key, path, now)
+        self._gen[vid] = self._gen.get(vid, 0) + 1
+        cache = self.cache
+        if cache is None:
+            view, expires = derive_view(src, vid, key, path, now)
+        else:
+            fp = cache.fingerprint(src, key, path)
+            hit = cache.get(src, key, path, fp, now)
+            if hit is not None:
+                view, expires = finish_view(src, vid, hit, now)
+            else:
+                raw, ok = derive_raw(src, key, path, now)
+                view, expires = finish_view(src, vid, raw, now)
+                if ok:
+                    cache.put(src, key, path, fp, view, now)
+        self.note_expiry(vid, expires)
+        return view
+
+    def note_expiry(self, vid: str, expires: datetime | None) -> None:
         if expires is None:
             self._expires.pop(vid, None)
         else:
             self._expires[vid] = expires
-        return view
 
     def restale(self, now: datetime) -> list[SessionView]:
         """Re-derive (and store) the sessions whose time-based state is due to change."""
@@ -91,6 +116,7 @@ class SessionStore:
             self._ids.get(where[0].framework, {}).pop(where[1], None)
         self.views.pop(vid, None)
         self._expires.pop(vid, None)
+        self._gen.pop(vid, None)
 
     def clear(self) -> list[str]:
         """Forget every session; returns their ids."""
@@ -99,6 +125,7 @@ class SessionStore:
         self._where.clear()
         self._ids.clear()
         self._expires.clear()
+        self._gen.clear()
         return removed
 
     def sessions(self) -> list[SessionView]:

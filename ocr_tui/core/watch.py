@@ -141,6 +141,7 @@ async def _start(
                 yield Changed(derived, [], has_dir)
         await watch.until_armed()
         diff = await asyncio.to_thread(engine.relist, early)
+        engine.settle()  # what was read early was re-read (from the result cache if unchanged)
         if diff[0] or diff[1]:
             yield Changed(*diff, has_dir)
         catch_up = engine.relist

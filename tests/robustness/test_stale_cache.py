@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import ocr_tui
+from ocr_tui.core import result_cache
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr import fs as ocr_fs
@@ -70,6 +71,7 @@ def test_a_well_typed_cache_of_another_version_is_not_read(tmp_path, monkeypatch
     """Right types, wrong answers, written by another build: the build's stamp differs."""
     project = make(tmp_path)
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(result_cache, "cache_file", lambda root: None)  # parse cache alone
     f = parse_cache.cache_file(project.root)
     f.parent.mkdir(parents=True)
     lies = {"findings": [[7, 0, 0, 0, 0], []], "final": [["REJECT", [5, 5, 5]], []]}

@@ -47,7 +47,11 @@ def use_persisted(entries: dict[tuple, object]) -> None:
 
 
 def cache_entries() -> tuple[dict[tuple, object], bool]:
-    """The in-memory cache and whether it gained entries since the last `mark_saved`."""
+    """What to persist: the in-memory cache, then the persisted entries not asked for in this
+    process (the sessions the result cache served were not parsed, and their entries still
+    hold); and whether it gained entries since the last `mark_saved`."""
+    if _PERSISTED:
+        return {**_CACHE, **_PERSISTED}, _dirty
     return _CACHE, _dirty
 
 

@@ -3,10 +3,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+
+import msgspec
 
 from ocr_tui.core.project import Project, session_dirs
 from ocr_tui.core.source import Source, Touch, is_temp_name
@@ -21,6 +24,9 @@ from ocr_tui.formats.ocr.derive import derive_session, heartbeat_due
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
 from ocr_tui.formats.ocr.tally import tally_rounds
+
+MAX_FINGERPRINT = 4096  # entries of a session's tree stat'ed for its fingerprint; more: none
+_ENC = msgspec.msgpack.Encoder()
 
 
 def pid_alive(pid: int) -> bool:
@@ -39,6 +45,9 @@ class OcrSource(Source):
     framework = "ocr"
     label = "Open Code Review"
     markers = (".ocr",)
+    # Its derivation is a function of the session's files and ocr.db alone, and `expires` of
+    # the view alone: worker processes may derive it (`ocr_tui.core.pool`).
+    pool_safe = True
 
     def __init__(self, root: Path, **kwargs) -> None:
         super().__init__(root, **kwargs)
@@ -46,6 +55,7 @@ class OcrSource(Source):
         self.db: DbSnapshot = ABSENT
         self._cache_file = parse_cache.cache_file(root)
         self._cache_loaded = False
+        self._scanning = False
         p = self.project
         self._exact = {str(p.ocr_dir), str(p.sessions_dir), str(p.data_dir), str(p.db_path)}
         self._sessions_prefix = str(p.sessions_dir) + os.sep
@@ -117,6 +127,8 @@ class OcrSource(Source):
         return changed
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        if self._scanning:  # a live change reads its few files anew: no load on its path
+            self._load_parse_cache()
         problems: list[str] = []
         row = self.db.rows.get(path.name) if self.db.present else None
         if self.db.error:
@@ -144,16 +156,89 @@ class OcrSource(Source):
         due = [t for t in (super().expires(view), heartbeat_due(view)) if t is not None]
         return min(due, default=None)
 
+    # -- the result cache (`ocr_tui.core.result_cache`) ---------------------------------------
+
+    def fingerprint(self, key: str, path: Path) -> bytes | None:
+        """A digest of everything `derive` reads for a session: every entry of its directory
+        tree (names in listing order, kinds, and each file's mode, size, mtime, ctime and
+        inode; stat calls, no reads), its ocr.db row and findings rows, and the store's
+        errors. None when the tree is larger than MAX_FINGERPRINT entries."""
+        parts: list = []
+        if not _walk(os.fsencode(path), b"", parts, [MAX_FINGERPRINT]):
+            return None
+        db = self.db
+        if db.present:
+            row = db.rows.get(path.name)
+            found = db.findings.get(key)
+            parts.append((db.error, db.findings_error, row, found))
+        else:
+            parts.append(None)
+        parts.append(self.stall_after)
+        try:
+            data = _ENC.encode(parts)
+        except (TypeError, ValueError, OverflowError):  # e.g. a name msgpack cannot hold
+            return None
+        return hashlib.blake2b(data, digest_size=20).digest()
+
+    def timeless(self, view: SessionView) -> bool:
+        """Whether time passing alone leaves the view as it is (`session_seconds` aside): not
+        running (nothing stalls, no round time grows), no agents (their heartbeat ages), no
+        time in the future (it would stop being so), and an end time of its own (a session
+        without one is counted to now)."""
+        if view.running or view.stalled or view.agents:
+            return False
+        if view.elapsed.since is not None and view.last_activity is None:
+            return False
+        return not any("in the future" in p for p in view.problems)
+
     # -- caches -----------------------------------------------------------------------------
 
-    def begin_scan(self) -> None:
-        if not self._cache_loaded:  # serve parse results from the persistent cache (once)
+    def _load_parse_cache(self) -> None:
+        """Serve parse results from the persistent cache: loaded once, at the first session
+        derived (none is when every view comes from the result cache)."""
+        if not self._cache_loaded:
             self._cache_loaded = True
             ocr_fs.use_persisted(parse_cache.load(self._cache_file))
+
+    def begin_scan(self) -> None:
+        self._scanning = True
         self._refresh_db()
 
     def end_scan(self) -> None:
         """Write the persistent cache if anything new was parsed."""
+        self._scanning = False
+        if ocr_fs.cache_entries()[1]:
+            self._load_parse_cache()  # what is not re-parsed is kept (`fs.cache_entries`)
         entries, dirty = ocr_fs.cache_entries()
         if dirty and self._cache_file is not None and parse_cache.save(self._cache_file, entries):
             ocr_fs.mark_saved()
+
+
+def _walk(d: bytes, rel: bytes, out: list, left: list[int]) -> bool:
+    """Append every entry under directory `d` (symbolic links not followed) to `out`, in
+    listing order; False when more than `left[0]` entries were seen."""
+    try:
+        it = os.scandir(d)
+    except OSError as exc:
+        out.append((rel, "error", exc.errno or 0))
+        return True
+    with it:
+        for e in it:
+            left[0] -= 1
+            if left[0] < 0:
+                return False
+            r = rel + b"/" + e.name
+            try:
+                if e.is_symlink():
+                    out.append((r, "link"))
+                elif e.is_dir(follow_symlinks=False):
+                    out.append((r, "dir"))
+                    if not _walk(e.path, r, out, left):
+                        return False
+                else:
+                    st = e.stat(follow_symlinks=False)
+                    out.append((r, st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+                                st.st_ino))  # fmt: skip
+            except OSError as exc:
+                out.append((r, "error", exc.errno or 0))
+    return True
