@@ -179,8 +179,10 @@ def keys_while_loading(root: Path, cache: str, seconds: float) -> list[float]:
     cycle = ["all", "active", "closed"]
     times: list[float] = []
     with app_pane(root, cache_dir=cache) as pane:
-        if pane.wait(lambda s: "Filter: all" in s, 60) is None:
-            raise RuntimeError(f"the app never drew its filter bar:\n{pane.capture()}")
+        # The keys act once there are sessions (before, `f` says there is nothing to filter)
+        listed = re.compile(r"Filter: all .* of [1-9]")
+        if pane.wait(lambda s: listed.search(s), 60) is None:
+            raise RuntimeError(f"the app never listed a session:\n{pane.capture()}")
         end = pane.started + seconds
         k, down = 0, True
         while time.perf_counter() < end:
