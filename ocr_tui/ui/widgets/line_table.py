@@ -5,37 +5,29 @@ drawn line is cached until its data, its place (cursor, hover, stripe) or the la
 so a change to one row draws that row alone and moving the cursor draws two.
 
 It looks and answers like Textual's `DataTable` with a row cursor (the same component classes,
-CSS, keys, mouse and segments, so a screen drawn with it is the same on screen and in a
-snapshot): a header row (a click on it posts `HeaderSelected`), zebra stripes, a cursor
-(`RowHighlighted` when it moves, `RowSelected` on Enter or a click on the cursor row), the
-hover row under the mouse. Columns are given, not measured (`set_columns`).
+CSS, keys, mouse and segments, drawn by `RowPainter`, so a screen drawn with it is the same on
+screen and in a snapshot): a header row (a click on it posts `HeaderSelected`), zebra
+stripes, a cursor (`RowHighlighted` when it moves, `RowSelected` on Enter or a click on the
+cursor row), the hover row under the mouse. Columns are given, not measured (`set_columns`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from itertools import chain
 from typing import ClassVar
 
 from rich.console import RenderableType
-from rich.padding import Padding
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual._segment_tools import line_crop
 from textual.binding import Binding, BindingType
-from textual.cache import LRUCache
 from textual.geometry import Region, Size, Spacing, clamp
 from textual.message import Message
 from textual.reactive import reactive
-from textual.renderables.styled import Styled
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-HEADER = -1  # the header's row index (DataTable's)
+from ocr_tui.ui.widgets.row_painter import HEADER, RowPainter
 
 
 @dataclass
@@ -190,11 +182,7 @@ class LineTable(ScrollView, can_focus=True):
         self._row_index: dict[str, int] = {}
         self.hover_row = 0
         self._show_hover_cursor = False
-        # the drawn line of each row (by key) and of the header, with what it was drawn for
-        self._strips: LRUCache[str | None, tuple[tuple, Strip]] = LRUCache(1024)
-        # each drawn cell's segments, by its data and place (a changed row draws the cells
-        # that changed)
-        self._cell_segments: LRUCache[tuple, list[Segment]] = LRUCache(8192)
+        self._painter = RowPainter(self)  # draws the rows and keeps what it drew
 
     # -- rows -------------------------------------------------------------------------------
 
@@ -227,7 +215,7 @@ class LineTable(ScrollView, can_focus=True):
 
     def refresh_row_key(self, row_key: str) -> None:
         """Row `row_key`'s data changed: draw it (alone) again."""
-        self._strips.discard(row_key)
+        self._painter.forget(row_key)
         index = self._row_index.get(row_key)
         if index is not None:
             self.refresh_row(index)
@@ -240,9 +228,7 @@ class LineTable(ScrollView, can_focus=True):
 
     def clear_drawn(self) -> None:
         """Every row is drawn anew (the layout or the styles changed)."""
-        self._strips.clear()
-        self._cell_segments.clear()
-        self._cell_styles.cache_clear()
+        self._painter.clear()
         self.refresh()
 
     def _update_virtual_size(self) -> None:
@@ -412,93 +398,8 @@ class LineTable(ScrollView, can_focus=True):
         return self._line(row, scroll_x, scroll_x + width)
 
     def _line(self, row: int, x1: int, x2: int) -> Strip:
-        key = None if row == HEADER else self.row_keys[row]
-        state = (
-            row % 2,
-            row == self.cursor_row,
-            row == self.hover_row and self._show_hover_cursor,
-            self.get_pseudo_class_state(),
-            self.size.width,
-            x1,
-            x2,
-        )
-        cached = self._strips.get(key)
-        if cached is not None and cached[0] == state:
-            return cached[1]
-        strip = self._draw(row, key, x1, x2)
-        self._strips[key] = (state, strip)
-        return strip
-
-    def _row_style(self, row: int) -> Style:
-        if row == HEADER:
-            return self.get_component_styles("datatable--header").rich_style
-        if self.zebra_stripes:
-            name = "datatable--odd-row" if row % 2 else "datatable--even-row"
-            return self.get_component_styles(name).rich_style
-        return self.rich_style
-
-    @lru_cache(maxsize=32)  # noqa: B019 (cleared with the drawn rows)
-    def _cell_styles(self, header: bool, hover: bool, cursor: bool) -> tuple[Style, Style]:
-        """(the component style, the style laid over the cell's own): DataTable's."""
-        get = self.get_component_rich_style
-        component = Style()
-        if hover:
-            component += get("datatable--hover")
-            if header:
-                component += get("datatable--header-hover")
-        if cursor:
-            component += get("datatable--cursor")
-            if header:
-                component += get("datatable--header-cursor")
-        post = Style.from_color(color=component.color) + Style.from_color(bgcolor=component.bgcolor)
-        return component, post
+        return self._painter.line(row, x1, x2)
 
     def _draw(self, row: int, key: str | None, x1: int, x2: int) -> Strip:
-        """The row's line as DataTable draws it, segment for segment."""
-        header = row == HEADER
-        cursor = not header and row == self.cursor_row
-        hover = row == self.hover_row and self._show_hover_cursor
-        row_style = self._row_style(row)
-        component, post = self._cell_styles(header, hover, cursor)
-        console = self.app.console
-        options = self.app.console_options
-        padding = (0, self.cell_padding)
-        cells: list[list[Segment]] = []
-        drawn = self._cell_segments
-        place = (row, row_style, component, post, self.get_pseudo_class_state())
-        for index, column in enumerate(self.columns.values()):
-            width = column.get_render_width(self)
-            if not width:
-                continue
-            data = None if header or key is None else self.row_cell_data(key, column.key)
-            cache_key = (data, index, width, place) if data is not None else None
-            if cache_key is not None:
-                segments = drawn.get(cache_key)
-                if segments is not None:
-                    cells.append(segments)
-                    continue
-            if header:
-                renderable: RenderableType = column.label
-            else:
-                assert key is not None
-                renderable = self.render_row_cell(key, column.key)
-            pre = row_style + Style.from_meta({"row": row, "column": index}) + component
-            lines = console.render_lines(
-                Styled(Padding(renderable, padding), pre_style=pre, post_style=post),
-                options.update_dimensions(width, 1).update(no_wrap=True),
-            )
-            cells.append(lines[0])
-            if cache_key is not None:
-                drawn[cache_key] = lines[0]
-        table_width = sum(column.get_render_width(self) for column in self.columns.values())
-        extend, _ = self._cell_styles(header, hover, row == self.cursor_row)
-        extend = row_style + extend
-        extend += Style.from_meta({"row": row, "column": 0, "out_of_bounds": True})
-        width = self.size.width
-        cells.append([Segment(" " * max(0, width - table_width), extend)])
-        line = list(chain.from_iterable(cells))
-        return (
-            Strip(line_crop(line, x1, x2, width))
-            .adjust_cell_length(width, self.rich_style)
-            .simplify()
-        )
+        """The row's line, drawn (not from the cache)."""
+        return self._painter.draw(row, key, x1, x2)

@@ -113,7 +113,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         removed = [s for s in self._views if s not in wanted]
         for sid in removed:
             del self._views[sid], self._cells[sid]
-            self._strips.discard(sid)
+            self._painter.forget(sid)
         wider = self._remeasure() if removed else False
         budget = self.ROWS_PER_SLICE
         backlog = False
