@@ -27,20 +27,23 @@ class LazyStatic(Static):
             self.update(content)
 
 
-def update_static(widget: Static, content: VisualType) -> None:
+def update_static(widget: Static, content: VisualType, *, keep_height: bool = False) -> None:
+    """`keep_height`: a shorter content does not shrink the widget (its last lines are left
+    blank until the next layout), so text whose height goes up and down with each change (a
+    phase's name wrapping or not) lays the screen out once, not on every change."""
     if isinstance(widget, LazyStatic):
         if widget.is_mounted and not _shown(widget):
             widget._pending = content
             return
         widget._pending = None
-    widget.update(content, layout=_resizes(widget, content))
+    widget.update(content, layout=_resizes(widget, content, keep_height))
 
 
 def _shown(widget: Widget) -> bool:
     return all(node.display for node in widget.ancestors_with_self)
 
 
-def _resizes(widget: Static, content: VisualType) -> bool:
+def _resizes(widget: Static, content: VisualType, keep_height: bool = False) -> bool:
     """Whether `content` may give `widget` another size (True when unsure)."""
     if not widget.is_mounted:
         return True
@@ -58,7 +61,8 @@ def _resizes(widget: Static, content: VisualType) -> bool:
         return True
     try:
         visual = visualize(widget, content, markup=widget._render_markup)
-        return visual.get_height(styles, size.width) != size.height
+        height = visual.get_height(styles, size.width)
+        return height > size.height if keep_height else height != size.height
     except Exception:
         return True
 

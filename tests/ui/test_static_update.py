@@ -93,3 +93,21 @@ async def test_the_hidden_phases_pane_shows_the_latest_phase_when_shown(project)
         await pilot.resize_terminal(160, 40)
         await wait_until(pilot, lambda: timeline.parent.display and timeline.size.height > 0)
         await wait_until(pilot, lambda: "Final Synthesis" in str(timeline.render()))
+
+
+async def test_keep_height_lays_out_only_to_grow(monkeypatch) -> None:
+    """A session's text going 3 -> 2 -> 3 lines lays the screen out once, not twice."""
+    app = Lines()
+    async with app.run_test(size=(40, 10)) as pilot:
+        auto = app.query_one("#auto", Static)
+        update_static(auto, "1\n2\n3")
+        await wait_until(pilot, lambda: auto.size.height == 3)
+        laid = spy_layouts(monkeypatch)
+        update_static(auto, "1\n2", keep_height=True)
+        await pilot.pause()
+        assert laid == [] and auto.size.height == 3  # the third line left blank
+        assert "2" in str(auto.render_line(1).text)
+        update_static(auto, "1\n2\n3", keep_height=True)
+        update_static(auto, "1\n2\n3\n4", keep_height=True)  # growing lays out
+        assert laid == ["auto"]
+        await wait_until(pilot, lambda: auto.size.height == 4)

@@ -462,6 +462,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._view: SessionView | None = None
         self._shown: dict[str, tuple] = {}
         self._rounds_of: SessionView | None = None  # the view the rounds text is of
+        self._same = False  # the view shown is the same session's as before
 
     @property
     def session_id(self) -> str | None:
@@ -477,6 +478,10 @@ class DetailPane(ScrollableContainer, can_focus=False):
     def show(self, view: SessionView | None, now: datetime) -> None:
         if view is self._view:
             return
+        # The same session changed: its text keeps its height when a line goes (it would
+        # come back with the next change and lay the screen out twice); another session
+        # gets the height it needs.
+        self._same = view is not None and self._view is not None and view.id == self._view.id
         self._view = view
         if view is None:
             for part in ("dp-timeline", "dp-info", "dp-clock"):
@@ -523,7 +528,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         if self._shown.get(part) != key:
             self._shown[part] = key
             widget = self.query_one(f"#{part}", Static | Clock)
-            if isinstance(widget, Static):
-                update_static(widget, content)  # no layout pass while its height stays
+            if isinstance(widget, Static):  # no layout pass while its height stays
+                update_static(widget, content, keep_height=self._same)
             else:
                 widget.update(content)
