@@ -463,6 +463,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._shown: dict[str, tuple] = {}
         self._rounds_of: SessionView | None = None  # the view the rounds text is of
         self._same = False  # the view shown is the same session's as before
+        self._minute: datetime | None = None  # the minute the facts were last built in
 
     @property
     def session_id(self) -> str | None:
@@ -497,13 +498,18 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._refresh_parts(view, now)
 
     def tick(self, now: datetime) -> None:
-        """The clock every second; the other parts are re-built and repainted only when their
-        text changed (a stall's length, a date turning over: at most once a minute)."""
+        """The clock every second, the timeline (its current phase's time) while it is shown;
+        the session's facts, whose times count minutes (a stall's length, a date turning
+        over), when the minute turns. Each part is repainted only when its text changed."""
         if self._view is not None:
-            self._refresh_parts(self._view, now)
+            self._refresh_parts(self._view, now, tick=True)
 
-    def _refresh_parts(self, view: SessionView, now: datetime) -> None:
-        self._set("dp-timeline", timeline_content(view, now))
+    def _refresh_parts(self, view: SessionView, now: datetime, *, tick: bool = False) -> None:
+        minute = now.replace(second=0, microsecond=0)
+        by_minute = not tick or minute != self._minute
+        self._minute = minute
+        if not tick or self._part_shown("dp-timeline"):
+            self._set("dp-timeline", timeline_content(view, now))
         if view.framework == "ocr":
             if self._rounds_of is not view:  # rounds do not change with time: once a view
                 self._rounds_of = view
@@ -514,9 +520,13 @@ class DetailPane(ScrollableContainer, can_focus=False):
             probe = details_content(view, now)  # what the text is, at any width
             key = ("details", probe.plain, *probe.spans)
             self._set_laid(lambda width: details_content(view, now, width), key)
-        self._set("dp-info", info_content(view, now, self.stall_limit))
+        if by_minute:
+            self._set("dp-info", info_content(view, now, self.stall_limit))
         width = self.query_one("#dp-clock").content_size.width
         self._set("dp-clock", clock_content(view, now, width or 36))
+
+    def _part_shown(self, part: str) -> bool:
+        return all(node.display for node in self.query_one(f"#{part}").ancestors_with_self)
 
     def _set_laid(self, build: Callable[[int], Content], key: tuple) -> None:
         if self._shown.get("dp-rounds-text") != key:

@@ -66,6 +66,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._wanted: list[SessionView] = []  # what the last sync was asked to show
         self._backlog_due = False
         self._last_full_tick: datetime | None = None
+        self._ticking: set[str] = set()  # rows whose clock cells can change within a minute
         self._resort = True
         self._ids = IdFit()  # shared by the id cells: every row shortened alike
 
@@ -113,6 +114,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         removed = [s for s in self._views if s not in wanted]
         for sid in removed:
             del self._views[sid], self._cells[sid]
+            self._ticking.discard(sid)
             self._painter.forget(sid)
         wider = self._remeasure() if removed else False
         budget = self.ROWS_PER_SLICE
@@ -127,10 +129,12 @@ class SessionTable(PlannedTable, inherit_bindings=True):
                 added.append(view.id)
                 cells = row_cells(view, now)
                 self._views[view.id] = view
+                self._tick_with(view, now)
                 self._cells[view.id] = cells
                 wider = self._measure(cells) or wider
             elif self._views[view.id] is not view:
                 self._views[view.id] = view
+                self._tick_with(view, now)
                 cells = row_cells(view, now)
                 wider = self._measure(cells) or wider
                 self._put(view.id, cells)
@@ -192,9 +196,18 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         full = self._last_full_tick is None or (now - self._last_full_tick).total_seconds() >= 60
         if full:
             self._last_full_tick = now
-        for sid, view in self._views.items():
-            if full or view.elapsed.running or _recent(view, now):
+            self._ticking = {sid for sid, view in self._views.items() if _ticks(view, now)}
+        for sid in list(self._views) if full else list(self._ticking):
+            view = self._views.get(sid)
+            if view is not None:
                 self._put(sid, clock_cells(view, now))
+
+    def _tick_with(self, view: SessionView, now: datetime) -> None:
+        """Keep `_ticking` (the rows `tick` updates every second) up to date."""
+        if _ticks(view, now):
+            self._ticking.add(view.id)
+        else:
+            self._ticking.discard(view.id)
 
     def select(self, session_id: str) -> bool:
         """Move the cursor to a session's row (without scrolling more than needed)."""
@@ -261,6 +274,10 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         return text
 
 
-def _recent(view: SessionView, now: datetime) -> bool:
+def _ticks(view: SessionView, now: datetime) -> bool:
+    """Whether a row's clock cells can change within the minute: running, or active in
+    the last hour."""
+    if view.elapsed.running:
+        return True
     at = fmt.ts(view.last_activity)
     return at is not None and (now - at).total_seconds() < 3600
