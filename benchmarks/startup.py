@@ -278,8 +278,8 @@ def bench_size(n: int) -> None:
             B,
             f"{n:>6}: app in tmux, list shown (first start)",
             ms(first["list"]),
-            target="<= 1500 ms" if big else "",
-            ok=first["list"] <= 1.5,
+            target="<= 1000 ms" if big else "",
+            ok=first["list"] <= 1.0,
         )
         figure(B, f"{n:>6}: app in tmux, visible rows complete (first)", ms(first["visible"]))
         every_max = 0.5 * EVERY_ROW_BEFORE_S
