@@ -266,7 +266,9 @@ class LineTable(ScrollView, can_focus=True):
         return Region(0, y, max(self.size.width, width), 1)
 
     def refresh_row(self, row: int) -> None:
-        if 0 <= row < self.row_count:
+        """Repaint row `row` if it is on screen (a row off screen is drawn when shown)."""
+        top = int(self.scroll_y)
+        if 0 <= row < self.row_count and top <= row < top + self.size.height:
             self.refresh(self._row_region(row).translate(-self.scroll_offset))
 
     def _scroll_cursor_into_view(self, animate: bool = False, row: int | None = None) -> None:

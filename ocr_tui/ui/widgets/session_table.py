@@ -11,6 +11,7 @@ foreground only: the row (cursor, stripes) owns the background.
 
 from __future__ import annotations
 
+import time
 from datetime import datetime
 
 from rich.style import Style
@@ -93,9 +94,10 @@ class SessionTable(PlannedTable, inherit_bindings=True):
 
     # -- writing ------------------------------------------------------------------------
 
-    # New rows added per call; the rest follow on the next frames (a row's cells are built
-    # and their widths counted; nothing is drawn but the rows on screen).
-    ROWS_PER_SLICE = 100
+    # Rows added or re-done per call: for about this long (a row's cells are built and their
+    # widths counted, ~75 µs; nothing is drawn but the rows on screen); the rest follow on
+    # the next frames, so keys are answered in between.
+    SLICE_S = 0.02
 
     def sync(self, views: list[SessionView], now: datetime, *, resort: bool = True) -> None:
         """Show exactly `views`, in this order. Unchanged sessions are not touched. Many new
@@ -117,15 +119,16 @@ class SessionTable(PlannedTable, inherit_bindings=True):
             self._ticking.discard(sid)
             self._painter.forget(sid)
         wider = self._remeasure() if removed else False
-        budget = self.ROWS_PER_SLICE
+        deadline = time.perf_counter() + self.SLICE_S
         backlog = False
         added: list[str] = []
         for view in views:
+            if view.id in self._views and self._views[view.id] is view:
+                continue
+            if time.perf_counter() > deadline:
+                backlog = True
+                break
             if view.id not in self._views:
-                if budget <= 0:
-                    backlog = True
-                    continue
-                budget -= 1
                 added.append(view.id)
                 cells = row_cells(view, now)
                 self._views[view.id] = view
