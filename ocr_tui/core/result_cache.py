@@ -37,6 +37,7 @@ from typing import Any
 import msgspec
 
 import ocr_tui
+from ocr_tui.core.cachedir import project_file
 from ocr_tui.core.view import SessionView
 
 SCHEMA = 1
@@ -49,27 +50,9 @@ _ENC = msgspec.msgpack.Encoder()
 _VIEW = msgspec.msgpack.Decoder(SessionView)
 
 
-def cache_dir() -> Path | None:
-    env = os.environ.get("OCR_TUI_CACHE_DIR")
-    if env is not None:
-        return None if env.lower() in ("", "off", "0", "none") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ocr-tui"
-
-
 def cache_file(project_root: Path) -> Path | None:
     """Where this project's views are cached; None when disabled or inside the project."""
-    d = cache_dir()
-    if d is None:
-        return None
-    root = project_root.resolve()
-    try:
-        d.resolve().relative_to(root)
-        return None  # the cache would be inside the watched tree: never write there
-    except ValueError:
-        pass
-    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:20]
-    return d / f"views-v{SCHEMA}-{digest}.msgpack"
+    return project_file(project_root, f"views-v{SCHEMA}")
 
 
 def takes_part(src: Any) -> bool:

@@ -25,6 +25,7 @@ from typing import Annotated
 import msgspec
 
 import ocr_tui
+from ocr_tui.core.cachedir import project_file
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.files import Tally
@@ -62,26 +63,8 @@ def build_stamp() -> str:
     return f"{ocr_tui.__version__}/schema-{SCHEMA}/{digest.hexdigest()[:24]}"
 
 
-def cache_dir() -> Path | None:
-    env = os.environ.get("OCR_TUI_CACHE_DIR")
-    if env is not None:
-        return None if env.lower() in ("", "off", "0", "none") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ocr-tui"
-
-
 def cache_file(project_root: Path) -> Path | None:
-    d = cache_dir()
-    if d is None:
-        return None
-    root = project_root.resolve()
-    try:
-        d.resolve().relative_to(root)
-        return None  # the cache would be inside the watched tree: never write there
-    except ValueError:
-        pass
-    digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:20]
-    return d / f"parse-v{SCHEMA}-{digest}.msgpack"
+    return project_file(project_root, f"parse-v{SCHEMA}")
 
 
 def to_plain(kind: str, entry: tuple) -> list | None:

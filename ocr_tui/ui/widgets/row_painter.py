@@ -12,7 +12,7 @@ styles or the theme changed).
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import Any
 
 from rich.console import RenderableType
 from rich.padding import Padding
@@ -23,14 +23,11 @@ from textual.cache import LRUCache
 from textual.renderables.styled import Styled
 from textual.strip import Strip
 
-if TYPE_CHECKING:
-    from ocr_tui.ui.widgets.line_table import LineTable
-
 HEADER = -1  # the header's row index (DataTable's)
 
 
 class RowPainter:
-    def __init__(self, table: LineTable) -> None:
+    def __init__(self, table: Any) -> None:  # a LineTable (which imports this module)
         self.table = table
         # the drawn line of each row (by key) and of the header, with what it was drawn for
         self._strips: LRUCache[str | None, tuple[tuple, Strip]] = LRUCache(1024)
