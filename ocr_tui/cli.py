@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
@@ -85,7 +86,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--stall-after",
         type=parse_duration,
-        default=DEFAULT_STALL_AFTER,
+        default=None,  # the config file's, else DEFAULT_STALL_AFTER (`_configure`)
         metavar="DURATION",
         help="a running session with no activity for this long is stalled (default 30m)",
     )
@@ -118,7 +119,12 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     d = sub.add_parser("dashboard", help="open the live dashboard (the default)")
     _common(d)
     d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
-    d.add_argument("--bell", action="store_true", help="ring the terminal bell on events")
+    d.add_argument(
+        "--bell", action="store_true", default=None, help="ring the terminal bell on events"
+    )
+    d.add_argument("--sort", choices=("activity", "start", "name"), help="the list's order")
+    d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
+    d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
 
     s = sub.add_parser("status", help=STATUS_HELP)
     if command in (None, "status"):
@@ -146,7 +152,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the dashboard on a live simulated review")
     demo.add_argument("--speed", type=float, default=1.0, help="simulation speed (default 1)")
-    demo.add_argument("--bell", action="store_true", help="ring the terminal bell on events")
+    demo.add_argument(
+        "--bell", action="store_true", default=None, help="ring the terminal bell on events"
+    )
     return parser
 
 
@@ -318,8 +326,21 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
             project: Project | None = find_project(start)
         except ProjectNotFound:
             project = None
+        settings = args.settings
         app = make_app(
-            project, start_path=start, poll=args.poll, bell=args.bell, stall_after=args.stall_after
+            project,
+            start_path=start,
+            poll=args.poll,
+            bell=args.bell,
+            stall_after=args.stall_after,
+            prefs=Prefs(
+                theme=args.theme,
+                sort=args.sort,
+                filter=args.filter,
+                editor=settings.editor,
+                config=settings.path,
+                problems=tuple(settings.problems),
+            ),
         )
     app.run()
     return app.return_code or 0
@@ -350,9 +371,11 @@ def make_app(
     stall_after: float = DEFAULT_STALL_AFTER,
     clock: Callable[[], datetime] | None = None,
     demo: bool = False,
+    prefs: Prefs | None = None,
 ) -> OcrTuiApp:
     """The one way the CLI and the tests build the dashboard: the app, given what it cannot
-    import itself (the demo, which plays every format's simulator)."""
+    import itself (the demo, which plays every format's simulator), and the user's preferences
+    (the config file's and the flags': `ocr_tui.prefs.Prefs`; none in tests)."""
     from ocr_tui.ui.app import OcrTuiApp
 
     return OcrTuiApp(
@@ -364,6 +387,7 @@ def make_app(
         clock=clock,
         demo=demo,
         demo_factory=_start_demo,
+        prefs=prefs,
     )
 
 
@@ -401,6 +425,24 @@ def main(argv: list[str] | None = None) -> int:
     return run_guarded(lambda: _dispatch(argv))
 
 
+def _configure(args: argparse.Namespace, path: str | None) -> None:
+    """The config file's settings where no flag was given (flags win); its problems, one
+    line each on stderr (the dashboard also shows them)."""
+    from ocr_tui.core import config
+
+    settings = config.load(Path(path) if path else None)
+    for problem in settings.problems:
+        print(f"ocr-tui: {problem}", file=sys.stderr)
+    if getattr(args, "stall_after", DEFAULT_STALL_AFTER) is None:
+        args.stall_after = settings.stall_after or DEFAULT_STALL_AFTER
+    if getattr(args, "bell", False) is None:
+        args.bell = settings.notify in ("bell", "desktop")
+    for key in ("sort", "filter", "theme"):
+        if hasattr(args, key) and getattr(args, key) is None:
+            setattr(args, key, getattr(settings, key))
+    args.settings = settings
+
+
 def _dispatch(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     # `ocr-tui [PATH]` and `ocr-tui --poll` open the dashboard. A command's name is the
@@ -415,6 +457,7 @@ def _dispatch(argv: list[str] | None) -> int:
         if implicit and not looks_like_path(path):  # `ocr-tui stauts`: a mistyped command
             parser.error(unknown_word(path))
         return no_such_directory(path)
+    _configure(args, path)
     handler = {
         "status": cmd_status,
         "findings": cmd_findings,

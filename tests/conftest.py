@@ -1,4 +1,4 @@
-"""Suite-wide isolation: no test reads or writes the user's cache directory."""
+"""Suite-wide isolation: no test reads or writes the user's cache directory or config file."""
 
 import pytest
 
@@ -6,4 +6,5 @@ import pytest
 @pytest.fixture(autouse=True)
 def _no_user_cache(monkeypatch, tmp_path_factory):
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", "off")
+    monkeypatch.setenv("OCR_TUI_CONFIG", "off")
     monkeypatch.delenv("COLUMNS", raising=False)  # `status` fits its table to $COLUMNS

@@ -29,6 +29,7 @@ from textual.app import App
 from textual.binding import Binding
 from textual.worker import Worker, WorkerState
 
+from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.live import LiveApp
@@ -90,13 +91,16 @@ class OcrTuiApp(LiveApp):
         *,
         demo: bool = False,
         demo_factory: Callable[[], DemoRun] | None = None,
+        prefs: Prefs | None = None,
         **live: Any,
     ) -> None:
         """`demo`: start the demo at once. `demo_factory` starts a live demo project
         (blocking: it runs in a thread); the app is built with one by
-        `ocr_tui.cli.make_app`. Without it, `d` says so. `live`: `LiveApp`'s options
-        (start_path, poll, bell, stall_after, clock)."""
+        `ocr_tui.cli.make_app`. Without it, `d` says so. `prefs`: the user's (config file
+        and flags): theme, sort, filter, editor, and where a theme picked is remembered.
+        `live`: `LiveApp`'s options (start_path, poll, bell, stall_after, clock)."""
         super().__init__(project, **live)
+        self.prefs = prefs or Prefs()
         self.demo: DemoRun | None = None  # while the demo plays
         self._demo_factory = demo_factory
         self._start_demo_on_mount = demo
@@ -106,10 +110,15 @@ class OcrTuiApp(LiveApp):
 
     def get_default_screen(self) -> MainScreen:
         self.main_screen = MainScreen()
+        if self.prefs.sort:
+            self.main_screen.set_reactive(MainScreen.sort, self.prefs.sort)
+        if self.prefs.filter:
+            self.main_screen.set_reactive(MainScreen.filter, self.prefs.filter)
         fit_breakpoints(self, self.main_screen)
         return self.main_screen
 
     def on_mount(self) -> None:
+        self._apply_prefs()
         self._update_sub_title()
         if self._start_demo_on_mount:
             self.action_demo()
@@ -117,6 +126,42 @@ class OcrTuiApp(LiveApp):
             self.start_watching()
         else:
             self.look_for_project()
+
+    def _apply_prefs(self) -> None:
+        """The config file's theme, and what was wrong with the file; from then on, a theme
+        picked in the app is remembered in the file (when there is one to write)."""
+        prefs = self.prefs
+        for problem in prefs.problems:
+            self.notify(problem, title="Config", severity="warning", markup=False, timeout=10)
+        if prefs.theme:
+            if prefs.theme in self.available_themes:
+                self.theme = prefs.theme
+            else:
+                names = ", ".join(sorted(self.available_themes))
+                self.notify(
+                    f"config: theme {fmt.safe(prefs.theme, 40)!r} is not one of {names}",
+                    title="Config",
+                    severity="warning",
+                    markup=False,
+                    timeout=10,
+                )
+        if prefs.config is not None:
+            self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Any) -> None:
+        name = getattr(theme, "name", None) or str(theme)
+        path = self.prefs.config
+
+        def save() -> None:  # file IO: not on the UI thread
+            from ocr_tui.core import config
+
+            problem = config.save_theme(name, path)
+            if problem:
+                self.call_from_thread(
+                    self.notify, problem, title="Config", severity="warning", markup=False
+                )
+
+        self.run_worker(save, thread=True, group="config", exit_on_error=False)
 
     def on_unmount(self) -> None:  # LiveApp.on_unmount stops the watcher
         self._shutting_down.set()

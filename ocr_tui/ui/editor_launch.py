@@ -18,11 +18,15 @@ from textual.widget import Widget
 from ocr_tui.core.editor import Plan, Refusal, plan, run
 
 
-def make_plan(root: Path, ocr_dir: Path, file: str, line: int | None) -> Plan | Refusal:
-    """Blocking IO (a stat of the file, `.ocr/config.yaml`): call it from a thread."""
+def make_plan(
+    root: Path, ocr_dir: Path, file: str, line: int | None, editor: str | None = None
+) -> Plan | Refusal:
+    """Blocking IO (a stat of the file, `.ocr/config.yaml`): call it from a thread. `editor`:
+    the config file's editor command, chosen before $VISUAL and $EDITOR."""
     from ocr_tui.formats.ocr.config import dashboard_ide
 
-    return plan(root, file, line, os.environ, dashboard_ide(ocr_dir))
+    env = dict(os.environ, VISUAL=editor) if editor else os.environ
+    return plan(root, file, line, env, dashboard_ide(ocr_dir))
 
 
 def open_in_editor(node: Widget, file: str | None, line: int | None) -> None:
@@ -36,9 +40,11 @@ def open_in_editor(node: Widget, file: str | None, line: int | None) -> None:
         app.notify("This finding names no file.", severity="warning", markup=False)
         return
     root, ocr_dir = project.root, project.ocr_dir
+    prefs = getattr(app, "prefs", None)
+    editor = getattr(prefs, "editor", None)
 
     def work() -> None:
-        result = make_plan(root, ocr_dir, file, line)
+        result = make_plan(root, ocr_dir, file, line, editor)
         app.call_from_thread(launch, app, result)
 
     node.run_worker(work, thread=True, group="editor", exclusive=True, exit_on_error=False)
