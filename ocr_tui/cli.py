@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from ocr_tui.ui.app import OcrTuiApp
 
-COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard")
+COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "completion")
 TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
 EXIT_NO_PROJECT = 2
 EXIT_NO_SESSION = 2  # `--session ID` names no session (as a missing project: not found)
@@ -155,6 +155,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo.add_argument(
         "--bell", action="store_true", default=None, help="ring the terminal bell on events"
     )
+
+    comp = sub.add_parser("completion", help="print a shell completion script (README: Install)")
+    comp.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
 
@@ -408,6 +411,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def cmd_completion(args: argparse.Namespace) -> int:
+    from ocr_tui.completion import script
+
+    sys.stdout.write(script(args.shell, build_parser(None), default_command="dashboard"))
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from ocr_tui.formats.ocr import sim as simulate
 
@@ -457,6 +467,8 @@ def _dispatch(argv: list[str] | None) -> int:
         if implicit and not looks_like_path(path):  # `ocr-tui stauts`: a mistyped command
             parser.error(unknown_word(path))
         return no_such_directory(path)
+    if args.command == "completion":  # a script for the shell: no project, no config
+        return cmd_completion(args)
     _configure(args, path)
     handler = {
         "status": cmd_status,
