@@ -119,9 +119,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     d = sub.add_parser("dashboard", help="open the live dashboard (the default)")
     _common(d)
     d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
-    d.add_argument(
-        "--bell", action="store_true", default=None, help="ring the terminal bell on events"
-    )
+    _notify_options(d)
     d.add_argument("--sort", choices=("activity", "start", "name"), help="the list's order")
     d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
     d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
@@ -152,13 +150,26 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="open the dashboard on a live simulated review")
     demo.add_argument("--speed", type=float, default=1.0, help="simulation speed (default 1)")
-    demo.add_argument(
-        "--bell", action="store_true", default=None, help="ring the terminal bell on events"
-    )
+    _notify_options(demo)
 
     comp = sub.add_parser("completion", help="print a shell completion script (README: Install)")
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
+
+
+NOTIFY_HELP = (
+    "on a phase change, a round completing, a session starting, stalling or finishing: ring"
+    " the terminal's bell, or raise a desktop notification through the terminal (OSC 777, 9"
+    " or 99 as it understands; the bell when it is not known). Never for the session on"
+    " screen. Default off"
+)
+
+
+def _notify_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--notify", choices=("off", "bell", "desktop"), help=NOTIFY_HELP)
+    p.add_argument(
+        "--bell", dest="notify", action="store_const", const="bell", help="--notify bell"
+    )
 
 
 STATUS_HELP = "print the sessions once and exit"
@@ -334,7 +345,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
             project,
             start_path=start,
             poll=args.poll,
-            bell=args.bell,
+            notify=args.notify,
             stall_after=args.stall_after,
             prefs=Prefs(
                 theme=args.theme,
@@ -371,6 +382,7 @@ def make_app(
     start_path: Path | None = None,
     poll: bool = False,
     bell: bool = False,
+    notify: str = "off",
     stall_after: float = DEFAULT_STALL_AFTER,
     clock: Callable[[], datetime] | None = None,
     demo: bool = False,
@@ -386,6 +398,7 @@ def make_app(
         start_path=start_path,
         poll=poll,
         bell=bell,
+        notify=notify,
         stall_after=stall_after,
         clock=clock,
         demo=demo,
@@ -406,7 +419,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if refused is not None:
         return refused
     with collector_paused():
-        app = make_app(None, demo=True, bell=args.bell)
+        app = make_app(None, demo=True, notify=args.notify)
     app.run()
     return app.return_code or 0
 
@@ -445,8 +458,8 @@ def _configure(args: argparse.Namespace, path: str | None) -> None:
         print(f"ocr-tui: {problem}", file=sys.stderr)
     if getattr(args, "stall_after", DEFAULT_STALL_AFTER) is None:
         args.stall_after = settings.stall_after or DEFAULT_STALL_AFTER
-    if getattr(args, "bell", False) is None:
-        args.bell = settings.notify in ("bell", "desktop")
+    if hasattr(args, "notify") and args.notify is None:
+        args.notify = settings.notify or "off"
     for key in ("sort", "filter", "theme"):
         if hasattr(args, key) and getattr(args, key) is None:
             setattr(args, key, getattr(settings, key))

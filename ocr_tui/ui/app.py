@@ -98,7 +98,7 @@ class OcrTuiApp(LiveApp):
         (blocking: it runs in a thread); the app is built with one by
         `ocr_tui.cli.make_app`. Without it, `d` says so. `prefs`: the user's (config file
         and flags): theme, sort, filter, editor, and where a theme picked is remembered.
-        `live`: `LiveApp`'s options (start_path, poll, bell, stall_after, clock)."""
+        `live`: `LiveApp`'s options (start_path, poll, notify, bell, stall_after, clock)."""
         super().__init__(project, **live)
         self.prefs = prefs or Prefs()
         self.demo: DemoRun | None = None  # while the demo plays

@@ -10,6 +10,10 @@ What the screens read (`ocr_tui.ui.contract`):
   `(changed: list[SessionView], removed: list[str])`;
 - `app.touched_signal`: ids of sessions whose files changed, even when their views did not.
 
+Changes raise toasts (`ocr_tui.ui.toasts`) and, with `notify="bell"` or `"desktop"`, the bell
+or a desktop notification (`ocr_tui.ui.notify`), by the same rules: nothing for the session on
+screen. Both on the UI thread, where the watcher's messages are applied.
+
 Threading: the watcher is one async worker over `ocr_tui.core.watch.watch_project` (which does
 its file IO in threads); it only posts messages (`ocr_tui.ui.messages`), and the `@on` handlers
 here mutate state.
@@ -21,6 +25,7 @@ PROJECT_POLL_S) waits for one to appear where it was looked for, and switches to
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -36,6 +41,7 @@ from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
+from ocr_tui.ui import notify as notifier
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
 from ocr_tui.ui.messages import (
@@ -45,7 +51,8 @@ from ocr_tui.ui.messages import (
     SessionsScanned,
     WatchPolling,
 )
-from ocr_tui.ui.toasts import ChangeToasts, transitions
+from ocr_tui.ui.notify import BEL, MODES, escapes, notes_for
+from ocr_tui.ui.toasts import ChangeToasts, Event, transitions
 
 
 class ProjectFound(Message):
@@ -73,13 +80,18 @@ class LiveApp(App[None]):
         start_path: Path | None = None,
         poll: bool = False,
         bell: bool = False,
+        notify: str = "off",
         stall_after: float = 1800,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         """Nothing is watched until `start_watching`. `start_path`: where the project was
-        looked for; `poll`: poll instead of native file watching; `bell`: ring on changes;
+        looked for; `poll`: poll instead of native file watching; `notify`: on changes,
+        "off", "bell" (the terminal's bell) or "desktop" (a desktop notification through the
+        terminal, `ocr_tui.ui.notify`); `bell`: the same as `notify="bell"`;
         `stall_after`: seconds without activity after which a running session is stalled;
         `clock`: a fixed clock (tests, screenshots)."""
+        if notify not in MODES:
+            raise ValueError(f"notify must be one of {', '.join(MODES)}, not {notify!r}")
         super().__init__()
         self.project = project
         self.start_path = Path(start_path) if start_path is not None else Path.cwd()
@@ -93,7 +105,15 @@ class LiveApp(App[None]):
         self._stall_after = stall_after
         self._stop: asyncio.Event | None = None
         self._seen_sessions_dir = False
-        self._toasts = ChangeToasts(self, bell=bell, in_view=self.viewed_session)
+        self._toasts = ChangeToasts(self, in_view=self.viewed_session)
+        # Not `self.notify`: that is Textual's toast call.
+        self.notify_mode = "bell" if bell and notify == "off" else notify
+        # "desktop": the escape this terminal understands ("bell" when it is not known, or
+        # when tmux would drop it)
+        self._notify_protocol = "bell"
+        if notify == "desktop" and not notifier.tmux_blocks_passthrough(os.environ):
+            self._notify_protocol = notifier.choose_protocol(os.environ)
+        self._notify_tmux = notifier.in_tmux(os.environ)
         self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")
         if project is None:
@@ -205,6 +225,20 @@ class LiveApp(App[None]):
         if message.touched:
             self.touched_signal.publish(message.touched)
         self._toasts.announce(events)
+        self._notify_changes(events)
+
+    def _notify_changes(self, events: list[Event]) -> None:
+        """The bell or desktop notifications for `events` (`notify`), none for the session on
+        screen. On the UI thread: the escapes go straight to the driver, between frames."""
+        if self.notify_mode == "off" or not events:
+            return
+        notes = notes_for(events, self.viewed_session())
+        protocol = "bell" if self.notify_mode == "bell" else self._notify_protocol
+        for seq in escapes(notes, protocol, self._notify_tmux):
+            if seq == BEL:
+                self.bell()  # Textual's own (nothing when headless)
+            elif self._driver is not None:
+                self._driver.write(seq)  # as `App.copy_to_clipboard` writes its OSC 52
 
     @on(HeadersChanged)
     def _headers_changed(self, message: HeadersChanged) -> None:

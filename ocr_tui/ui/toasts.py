@@ -1,5 +1,6 @@
 """Change toasts: what a batch of changed sessions means to a person watching (a new session, a
-round complete, a new phase), as a few toasts at most.
+round complete, a new phase, a session stalled or finished), as a few toasts at most. The same
+events, in the same words, are the `--notify` bell or desktop notifications (`ocr_tui.ui.notify`).
 
 - A change to the session on screen (the one whose screen is open, or the list's highlighted
   row, whose detail pane shows it) raises no toast: the screen shows it.
@@ -25,12 +26,18 @@ MAX_NEW_SESSION_TOASTS = 3
 MAX_SESSION_TOASTS = 3  # sessions with a toast of their own on screen at once
 TOAST_SECONDS = 5.0
 MORE = "\0more"  # the key of the "N more sessions changed" toast
-TITLES = {"new": "New session", "round": "Round complete", "phase": "Phase"}
+TITLES = {
+    "new": "New session",
+    "round": "Round complete",
+    "phase": "Phase",
+    "stalled": "Session stalled",
+    "finished": "Session finished",
+}
 
 
 @dataclass(frozen=True)
 class Event:
-    kind: str  # "new" | "round" | "phase"
+    kind: str  # "new" | "round" | "phase" | "stalled" | "finished"
     session: str  # the session's id
     text: str  # terminal-safe
 
@@ -51,22 +58,26 @@ def transitions(old: SessionView | None, view: SessionView) -> list[Event]:
     for rnd in completed:
         verdict = fmt.safe(rnd.verdict, 40) if rnd.verdict else "no verdict"
         label = fmt.round_label(view, rnd).lower()  # `round 1 (round-01)` for a twin
-        out.append(Event("round", view.id, f"{sid}: {label} complete · {verdict}"))
-    if old.phase != view.phase and not (completed and view.complete):
-        out.append(Event("phase", view.id, f"{sid}: {old.phase_label} → {view.phase_label}"))
+        blockers = f"{rnd.blockers} blocker{'' if rnd.blockers == 1 else 's'}"
+        out.append(Event("round", view.id, f"{sid}: {label} complete · {verdict} · {blockers}"))
+    phase = fmt.safe(view.phase_label, 40)
+    if old.running and not view.running:  # it stopped: that says more than its last phase
+        text = f"{sid}: finished" if view.complete else f"{sid}: closed in {phase}"
+        out.append(Event("finished", view.id, text))
+    elif old.phase != view.phase and not (completed and view.complete):
+        before = fmt.safe(old.phase_label, 40)
+        out.append(Event("phase", view.id, f"{sid}: {before} → {phase}"))
+    if view.stalled and not old.stalled and view.running:
+        out.append(Event("stalled", view.id, f"{sid}: stalled in {phase}"))
     return out
 
 
 class ChangeToasts:
-    """Announces events as toasts on `app` (and rings its bell if `bell`, for every event,
-    the one on screen too: the bell is for a user looking elsewhere). `in_view()` names the
-    session on screen, if any."""
+    """Announces events as toasts on `app`. `in_view()` names the session on screen, if any.
+    (The bell and desktop notifications: `ocr_tui.ui.notify`, by the same rules.)"""
 
-    def __init__(
-        self, app: App, *, bell: bool = False, in_view: Callable[[], str | None] = lambda: None
-    ) -> None:
+    def __init__(self, app: App, *, in_view: Callable[[], str | None] = lambda: None) -> None:
         self.app = app
-        self.bell = bell
         self.in_view = in_view
         self._up: dict[str, Notification] = {}  # by session (or MORE): the toast on screen
         self._more: set[str] = set()  # the sessions counted in the MORE toast
@@ -74,8 +85,6 @@ class ChangeToasts:
     def announce(self, events: list[Event]) -> None:
         if not events:
             return
-        if self.bell:
-            self.app.bell()
         viewed = self.in_view()
         events = [e for e in events if e.session != viewed]
         new = [e for e in events if e.kind == "new"]

@@ -118,11 +118,13 @@ def test_flags_win_over_the_file(monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("OCR_TUI_CONFIG", str(path))
     args = args_for(["dashboard", str(tmp_path)])
     cli._configure(args, str(tmp_path))
-    assert (args.sort, args.stall_after, args.bell) == ("name", 2700, True)
+    assert (args.sort, args.stall_after, args.notify) == ("name", 2700, "bell")
     assert "colour: unknown key" in capsys.readouterr().err
-    args = args_for(["dashboard", str(tmp_path), "--sort", "start", "--stall-after", "5m"])
+    args = args_for(
+        ["dashboard", str(tmp_path), "--sort", "start", "--stall-after", "5m", "--notify", "off"]
+    )
     cli._configure(args, str(tmp_path))
-    assert (args.sort, args.stall_after) == ("start", 300)
+    assert (args.sort, args.stall_after, args.notify) == ("start", 300, "off")
     args = args_for(["status", str(tmp_path)])  # headless commands: the stall threshold
     cli._configure(args, str(tmp_path))
     assert args.stall_after == 2700
@@ -132,5 +134,5 @@ def test_no_file_no_flag_the_defaults(monkeypatch, tmp_path):
     monkeypatch.setenv("OCR_TUI_CONFIG", str(tmp_path / "none.toml"))
     args = args_for(["dashboard", str(tmp_path)])
     cli._configure(args, str(tmp_path))
-    assert args.stall_after == cli.DEFAULT_STALL_AFTER and args.bell is False
+    assert args.stall_after == cli.DEFAULT_STALL_AFTER and args.notify == "off"
     assert (args.sort, args.filter, args.theme) == (None, None, None)
