@@ -4,7 +4,6 @@ running app, one escape for a change of a session not on screen and none for the
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 
@@ -31,6 +30,7 @@ from ocr_tui.ui.notify import (
 from ocr_tui.ui.toasts import Event, transitions
 
 from .builders import NOW, SIZE, fixed_clock, iso, loaded, wait_until
+from .test_live import set_state
 
 AUTH = "2026-03-10-feat-auth"
 CACHE = "2026-03-10-fix-cache"
@@ -288,15 +288,6 @@ IDENTITY = (
     "WEZTERM_EXECUTABLE", "WEZTERM_PANE", "GHOSTTY_RESOURCES_DIR", "KONSOLE_VERSION",
     "WT_SESSION", "VTE_VERSION", "TMUX",
 )  # fmt: skip
-
-
-def set_state(project: Project, sid: str, **fields) -> None:
-    path = project.sessions_dir / sid / "state.json"
-    data = json.loads(path.read_text())
-    data.update(fields)
-    tmp = path.with_name("state.json.tmp")
-    tmp.write_text(json.dumps(data))
-    tmp.replace(path)
 
 
 @pytest.mark.parametrize("tmux", [False, True])
