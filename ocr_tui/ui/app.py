@@ -20,6 +20,7 @@ and returns to the project shown before (or to "no project", which waits for one
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -118,6 +119,7 @@ class OcrTuiApp(LiveApp):
         return self.main_screen
 
     def on_mount(self) -> None:
+        self._end_on_hangup()
         self._apply_prefs()
         self._update_sub_title()
         if self._start_demo_on_mount:
@@ -126,6 +128,24 @@ class OcrTuiApp(LiveApp):
             self.start_watching()
         else:
             self.look_for_project()
+
+    HANGUP_SIGNALS = ("SIGHUP", "SIGTERM")
+
+    def _end_on_hangup(self) -> None:
+        """A closed terminal (SIGHUP: a tmux session killed, an ssh link lost) or SIGTERM ends
+        the app as `q` does, so the demo's temporary project is removed and the watcher
+        stopped; the default action ended the process on the spot. Not when headless."""
+        if self.is_headless:
+            return
+        loop = asyncio.get_running_loop()
+        for name in self.HANGUP_SIGNALS:
+            sig = getattr(signal, name, None)
+            if sig is None:
+                continue
+            try:
+                loop.add_signal_handler(sig, self.exit)
+            except (NotImplementedError, RuntimeError, ValueError):
+                pass  # not the main thread, or a platform without them
 
     def _apply_prefs(self) -> None:
         """The config file's theme, and what was wrong with the file; from then on, a theme

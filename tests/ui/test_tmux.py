@@ -292,3 +292,24 @@ def test_findings_search_and_editor_in_a_real_terminal(tmp_path: Path, pane_fact
     screen = pane.wait(lambda s: "Raised by" in s and "Read from" in s, "the finding's detail")
     pane.keys("Escape")
     pane.wait_for("Findings of Round")
+
+
+def test_a_demo_killed_with_its_terminal_removes_its_project(tmp_path: Path) -> None:
+    """SIGHUP (the tmux session killed, an ssh link lost) ends the app as `q` does: the demo's
+    temporary project is removed, not left in /tmp."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    exe = Path(sys.executable).with_name("ocr-tui")
+    env = {"OCR_TUI_CACHE_DIR": "off", "TMPDIR": str(temp), "TERM": "tmux-256color"}
+    pane = Pane([str(exe), "demo"], env | {"LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}, tmp_path)
+    try:
+        pane.wait_for("feat-live-review")  # a demo session
+        assert list(temp.glob("ocr-tui-demo-*"))
+        pane.tmux("kill-session", "-t", "t")  # the terminal goes away: SIGHUP
+        deadline = time.monotonic() + DEADLINE_S
+        while list(temp.glob("ocr-tui-demo-*")):
+            if time.monotonic() > deadline:
+                pytest.fail(f"the demo's project was left behind: {list(temp.iterdir())}")
+            time.sleep(0.05)  # a poll interval
+    finally:
+        pane.kill()
