@@ -21,7 +21,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
@@ -41,6 +41,13 @@ from ocr_tui.ui.navigation import (
     adjacent_item,
 )
 from ocr_tui.ui.reviews_cells import triage_text
+from ocr_tui.ui.severity_chart import (
+    CHART_KEY,
+    SeverityChart,
+    chart_title,
+    round_severity,
+    session_most,
+)
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -111,7 +118,12 @@ class RoundScreen(DrilldownScreen):
         yield Breadcrumb(id="crumbs")
         yield removed_banner()
         yield Static(id="round-title", classes="dd-title")
-        yield Static(id="verdict", classes="dd-verdict")
+        with Horizontal(id="round-head"):  # the banner, and beside it the chart
+            yield Static(id="verdict", classes="dd-verdict")
+            with Vertical(id="round-severity-pane", classes="dd-pane") as pane:
+                pane.border_title = "By severity"
+                pane.border_subtitle = CHART_KEY
+                yield SeverityChart(id="round-severity")
         with Vertical(id="reviewers-pane", classes="dd-pane") as pane:
             pane.border_title = "Reviewers"
             reviewers = FitTable(REVIEWER_COLUMNS, flex=("reviewer", "file"), id="reviewers")
@@ -152,6 +164,7 @@ class RoundScreen(DrilldownScreen):
                     Content.styled(f"Round {self.round_number}", "bold")
                 )
                 self.query_one("#verdict").display = False
+                self.query_one("#round-severity-pane").display = False
             return
         self.query_one("#round-title", Static).update(self._title(view, rnd))
         banner = self.query_one("#verdict", Static)
@@ -161,6 +174,11 @@ class RoundScreen(DrilldownScreen):
             banner.set_class(k == kind, f"-{k}")
         stopped = rnd is not None and round_state(rnd.complete, view) == "stopped"
         banner.update(verdict_content(rnd, kind, stopped=stopped))
+        pane = self.query_one("#round-severity-pane")
+        pane.display = rnd is not None
+        if rnd is not None:  # scaled to the session's rounds: `[` / `]` compare them
+            pane.border_title = chart_title(round_label(view, rnd))
+            self.query_one(SeverityChart).show(round_severity(rnd), session_most(view.rounds))
         self._render_reviewers(rnd)
         self._render_docs(rnd)
         notes = [n for n in view.notes if n.target in ("round", "finding")]

@@ -60,6 +60,13 @@ from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
     trend_content,
     wrap_phrases,
 )
+from ocr_tui.ui.severity_chart import (
+    CHART_KEY,
+    SeverityChart,
+    chart_title,
+    round_severity,
+    session_most,
+)
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
     TIMELINE_KEY,
@@ -100,6 +107,9 @@ class SessionScreen(DrilldownScreen):
         ),  # fmt: skip
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
+    # Below 32 lines the severity chart gives way (the Rounds table's By severity column
+    # says the same): the map runs and the phases stay on the first screen.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall")]
 
     def __init__(self, session_id: str) -> None:
         super().__init__(session_id)
@@ -162,6 +172,10 @@ class SessionScreen(DrilldownScreen):
                     rounds.cursor_foreground_priority = "renderable"
                     yield rounds
                     yield Static("No review rounds yet.", id="rounds-empty", classes="dd-empty")
+                with Vertical(id="severity-pane", classes="dd-pane") as pane:
+                    pane.border_title = "By severity"
+                    pane.border_subtitle = CHART_KEY
+                    yield SeverityChart(id="severity-chart")
                 with Vertical(id="runs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Map runs"
                     yield FitTable(RUN_COLUMNS, flex=("doc",), id="runs")
@@ -334,6 +348,30 @@ class SessionScreen(DrilldownScreen):
         review = view.workflow == "review" and view.framework == "ocr"
         self.query_one("#rounds-empty").display = not rows and review
         self.query_one("#rounds-pane").display = bool(rows) or review
+        self._render_severity(view)
+
+    def _render_severity(self, view: SessionView) -> None:
+        """The chart of the round under the Rounds table's cursor (else the latest)."""
+        pane = self.query_one("#severity-pane")
+        pane.set_class(not view.rounds, "-none")  # CSS hides it then (and on short screens)
+        if not view.rounds:
+            return
+        table = self.query_one("#rounds", FitTable)
+        key = None
+        if table.row_count:
+            try:
+                key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+            except Exception:  # no row under the cursor
+                key = None
+        rnd = next((r for r in view.rounds if r.path == key), view.rounds[-1])
+        pane.border_title = chart_title(fmt.round_label(view, rnd))
+        self.query_one(SeverityChart).show(round_severity(rnd), session_most(view.rounds))
+
+    @on(DataTable.RowHighlighted, "#rounds")
+    def _round_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        view = self.view
+        if view is not None:
+            self._render_severity(view)
 
     def _render_runs(self, view: SessionView) -> None:
         rows = run_rows(view, self._style)
