@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
     from ocr_tui.ui.app import OcrTuiApp
 
-COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "completion")
+COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "serve", "completion")
 TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
 EXIT_NO_PROJECT = 2
 EXIT_NO_SESSION = 2  # `--session ID` names no session (as a missing project: not found)
@@ -151,6 +151,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="open the dashboard on a live simulated review")
     demo.add_argument("--speed", type=float, default=1.0, help="simulation speed (default 1)")
     _notify_options(demo)
+
+    sv = sub.add_parser("serve", help="serve the dashboard to a browser (textual-serve)")
+    _common(sv)
+    sv.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
+    sv.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; any other: whoever reaches it sees"
+        " the project)",
+    )
+    sv.add_argument(
+        "--port", type=int, default=8000, help="the port (default 8000; 0: any free one)"
+    )
 
     comp = sub.add_parser("completion", help="print a shell completion script (README: Install)")
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))
@@ -424,6 +437,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ocr_tui.serve import run_serve
+
+    return run_serve(args)
+
+
 def cmd_completion(args: argparse.Namespace) -> int:
     from ocr_tui.completion import script
 
@@ -490,5 +509,6 @@ def _dispatch(argv: list[str] | None) -> int:
         "dashboard": cmd_dashboard,
         "demo": cmd_demo,
         "simulate": cmd_simulate,
+        "serve": cmd_serve,
     }[args.command]
     return handler(args)
