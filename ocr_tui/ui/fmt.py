@@ -481,6 +481,11 @@ MARKERS: dict[str, tuple[str, str]] = {
         "the reviewers' findings by severity (critical and high, medium, low and info), "
         "counted beside the bar; the longest bar is the round with the most",
     ),
+    "high 3 ██▋": (
+        "Round by severity",
+        "a round's findings of each severity as the reviewers reported them; the longest bar "
+        "is the session's largest count, so rounds compare",
+    ),
     "~": ("Phases", "approximate: a time guessed from the files a phase wrote, not recorded"),
     "██▌": ("Phases", "the phase's time against the longest phase's"),
     "● pid 4049": ("Running agents", "an agent command running, its process on this machine"),

@@ -69,7 +69,8 @@ async def test_the_bar_says_its_counts_and_the_border_its_markers(tmp_path: Path
 
 
 def test_every_marker_has_a_legend_entry():
-    drawn = ["▶", "+2", "−3", "=", "1 / 3 / 6", "█▇▆··", "~", "██▌", "● pid 4049", "⚠ stale"]
+    drawn = ["▶", "+2", "−3", "=", "1 / 3 / 6", "█▇▆··", "high 3 ██▋", "~", "██▌", "● pid 4049"]
+    drawn += ["⚠ stale"]
     drawn += ["███░░ 3/5", "✓ ·"]
     drawn += ["⤼", "■", "–", "—"]
     assert list(fmt.MARKERS) == drawn
