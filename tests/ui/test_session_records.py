@@ -334,3 +334,17 @@ async def test_the_oldest_schema_and_a_database_without_these_tables(project: Pr
         assert row == ["review", "—", "—"]
         assert column(app, "#agents", "beat") == ["none"]
         assert column(app, "#agents", "state") == ["● running"]
+
+
+async def test_the_notes_times_move_on_with_the_clock(project: Project) -> None:
+    """The session screen's one-second tick moves a note's `(5m ago)` on, as the agents'."""
+    give_session_records(project)
+    now = [NOW]
+    app = make_app(project, clock=lambda: now[0])
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await open_auth(pilot)
+        assert "session · 14:55 UTC (5m ago)" in rendered(app, "#notes-pane-text")
+        now[0] = NOW + timedelta(minutes=10)
+        screen._tick()  # what the one-second timer calls
+        await pilot.pause()
+        assert "session · 14:55 UTC (15m ago)" in rendered(app, "#notes-pane-text")

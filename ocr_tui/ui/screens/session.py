@@ -315,6 +315,8 @@ class SessionScreen(DrilldownScreen):
         if panes.display:
             panes.show_facts(view, now)
         self.query_one(AgentsPane).show(view, now)  # the heartbeat ages
+        if view.notes:
+            self.query_one(NotesPane).show(view.notes, now)  # "(5m ago)" moves on
 
     def _render_meta(self, view: SessionView, now: datetime) -> None:
         meta = meta_content(view, now, self.stall_limit)

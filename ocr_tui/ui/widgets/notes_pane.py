@@ -20,6 +20,7 @@ from textual.widgets import Static
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import Note
 from ocr_tui.ui import fmt
+from ocr_tui.ui.static_update import set_border_title, update_static
 
 NOTE_LINES = 12  # a longer note is cut here, with how many lines are left
 
@@ -79,9 +80,11 @@ class NotesPane(Vertical):
         self.display = False
 
     def show(self, notes: Sequence[Note], now: datetime) -> None:
+        """Also every second on the session screen: a note's `(5m ago)` moves on; the pane is
+        repainted only when its text changed."""
         self.display = bool(notes)
-        self.border_title = f"Notes · {len(notes)}" if notes else "Notes"
+        set_border_title(self, f"Notes · {len(notes)}" if notes else "Notes")
         content = notes_content(notes, now) if notes else Content("")
         if content.plain != self._shown:
             self._shown = content.plain
-            self.query_one(Static).update(content)
+            update_static(self.query_one(Static), content)
