@@ -18,8 +18,11 @@ async def test_sort_filter_theme_and_problems_apply(project, monkeypatch) -> Non
     app = make_app(project, clock=fixed_clock, prefs=prefs)
     monkeypatch.setattr(app, "notify", lambda message, **kw: shown.append(str(message)))
     async with app.run_test(size=SIZE) as pilot:
-        await loaded(pilot)
+        # not `loaded`: the list shows the closed sessions alone
+        await wait_until(pilot, lambda: app.sessions and not app.unread)
         screen = app.main_screen
+        shown_ids = {v.id for v in screen.visible()}
+        await wait_until(pilot, lambda: set(screen.table.session_ids) == shown_ids)
         assert (screen.sort, screen.filter) == ("name", "closed")
         assert app.theme == "textual-light"
         assert "config x: colour: bad" in shown
