@@ -16,7 +16,6 @@ import argparse
 import difflib
 import gc
 import os
-import re
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -26,6 +25,7 @@ from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import parse_duration as parse_seconds
 from ocr_tui.stdout import run_guarded
 
 if TYPE_CHECKING:
@@ -69,11 +69,10 @@ class _Version(argparse.Action):
 
 def parse_duration(text: str) -> float:
     """`30m`, `90s`, `2h`, or a number of minutes."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text)
-    if not m:
+    seconds = parse_seconds(text, "m")
+    if seconds is None:
         raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 30m, 90s, 2h)")
-    value, unit = float(m.group(1)), m.group(2) or "m"
-    return value * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+    return seconds
 
 
 def _common(p: argparse.ArgumentParser) -> None:

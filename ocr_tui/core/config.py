@@ -25,13 +25,14 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_line
+from ocr_tui.core.timeutil import parse_duration
 
 SORTS = ("activity", "start", "name")
 FILTERS = ("all", "active", "closed")
 NOTIFY = ("off", "bell", "desktop")
 KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor")
-_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*")
 
 
 @dataclass
@@ -136,11 +137,8 @@ def duration(value: object) -> float | None:
     if isinstance(value, int | float):
         return float(value) if value > 0 else None
     if isinstance(value, str):
-        m = _DURATION.fullmatch(value)
-        if m:
-            unit = m.group(2) or "s"
-            seconds = float(m.group(1)) * {"s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
-            return seconds if seconds > 0 else None
+        seconds = parse_duration(value, "s")
+        return seconds if seconds else None
     return None
 
 
@@ -211,5 +209,4 @@ def _reason(exc: BaseException) -> str:
 
 def _clip(text: object, cap: int) -> str:
     """`text` made safe to print (no control sequence) on one line, at most `cap` cells."""
-    line = safe_line(str(text))
-    return line if len(line) <= cap else line[: cap - 1] + "…"
+    return clip_end(safe_line(str(text)), cap)

@@ -4,7 +4,11 @@ time is `ocr_tui.ui.fmt.when`'s convention, built on these."""
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime, timedelta
+
+_DURATION = re.compile(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*")
+_UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def parse_ts(value: str | None) -> datetime | None:
@@ -113,3 +117,12 @@ def local_clock(at: datetime, now: datetime, *, zone: bool = True) -> str:
     else:
         text = f"{local.year:04d}-{local.month:02d}-{local.day:02d} {local:%H:%M}"
     return f"{text} {zone_name(local)}" if zone else text
+
+
+def parse_duration(text: str, bare_unit: str) -> float | None:
+    """`30m`, `90s`, `2h`, `1d` in seconds; a bare number counts in `bare_unit` (s, m, h, d).
+    None when `text` is none of those."""
+    m = _DURATION.fullmatch(text)
+    if not m:
+        return None
+    return float(m.group(1)) * _UNIT_S[m.group(2) or bare_unit]

@@ -37,9 +37,10 @@ from textual.geometry import Size
 from textual.widgets import Static
 
 from ocr_tui.core.view import Round
+from ocr_tui.ui import fmt
 from ocr_tui.ui.timeline_cells import bar
 
-SEVERITIES = ("critical", "high", "medium", "low", "info")
+SEVERITIES = fmt.SEVERITY_KEYS
 # Severity -> its colour, as the findings table and the Reviewers table draw it.
 SEVERITY_STYLE = {
     "critical": "$text-error",

@@ -32,14 +32,15 @@ def update_static(widget: Static, content: VisualType, *, keep_height: bool = Fa
     blank until the next layout), so text whose height goes up and down with each change (a
     phase's name wrapping or not) lays the screen out once, not on every change."""
     if isinstance(widget, LazyStatic):
-        if widget.is_mounted and not _shown(widget):
+        if widget.is_mounted and not shown(widget):
             widget._pending = content
             return
         widget._pending = None
     widget.update(content, layout=_resizes(widget, content, keep_height))
 
 
-def _shown(widget: Widget) -> bool:
+def shown(widget: Widget) -> bool:
+    """Whether `widget` and every pane around it are displayed."""
     return all(node.display for node in widget.ancestors_with_self)
 
 
@@ -47,7 +48,7 @@ def _resizes(widget: Static, content: VisualType, keep_height: bool = False) -> 
     """Whether `content` may give `widget` another size (True when unsure)."""
     if not widget.is_mounted:
         return True
-    if not _shown(widget):
+    if not shown(widget):
         return False  # not shown: showing it lays the screen out again anyway
     styles = widget.styles
     width = styles.width

@@ -358,13 +358,7 @@ class SessionScreen(DrilldownScreen):
         pane.set_class(not view.rounds, "-none")  # CSS hides it then (and on short screens)
         if not view.rounds:
             return
-        table = self.query_one("#rounds", FitTable)
-        key = None
-        if table.row_count:
-            try:
-                key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            except Exception:  # no row under the cursor
-                key = None
+        key = self.query_one("#rounds", FitTable).cursor_key
         rnd = next((r for r in view.rounds if r.path == key), view.rounds[-1])
         pane.border_title = chart_title(fmt.round_label(view, rnd))
         self.query_one(SeverityChart).show(round_severity(rnd), session_most(view.rounds))
@@ -424,13 +418,7 @@ class SessionScreen(DrilldownScreen):
 
     def action_map_run(self) -> None:
         table = self.query_one("#runs", FitTable)
-        key = None
-        if table.row_count and table.display:
-            try:
-                key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-            except Exception:  # no row under the cursor
-                key = None
-        self._open_run(key)
+        self._open_run(table.cursor_key if table.display else None)
 
     def action_event_log(self) -> None:
         view = self.view

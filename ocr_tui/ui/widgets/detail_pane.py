@@ -26,7 +26,7 @@ from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
-from ocr_tui.ui.static_update import LazyStatic, set_border_title, update_static
+from ocr_tui.ui.static_update import LazyStatic, set_border_title, shown, update_static
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.clock import Clock
 from ocr_tui.ui.widgets.format_panes import unsaid_badges
@@ -526,7 +526,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._set("dp-clock", clock_content(view, now, width or 36))
 
     def _part_shown(self, part: str) -> bool:
-        return all(node.display for node in self.query_one(f"#{part}").ancestors_with_self)
+        return shown(self.query_one(f"#{part}"))
 
     def _set_laid(self, build: Callable[[int], Content], key: tuple) -> None:
         if self._shown.get("dp-rounds-text") != key:
