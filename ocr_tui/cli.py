@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
@@ -32,6 +33,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from datetime import datetime
 
+    from ocr_tui.core.view import SessionView
+    from ocr_tui.core.workspace import Scope
     from ocr_tui.ui.app import OcrTuiApp
 
 COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "serve", "completion")
@@ -75,13 +78,14 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "path",
-        nargs="?",
-        default=None,
-        help="a project, its .ocr, or .ocr/sessions (default: here, walking up as git does)",
-    )
+def _common(p: argparse.ArgumentParser, *, path: bool = True) -> None:
+    if path:
+        p.add_argument(
+            "path",
+            nargs="?",
+            default=None,
+            help="a project, its .ocr, or .ocr/sessions (default: here, walking up as git does)",
+        )
     p.add_argument(
         "--stall-after",
         type=parse_duration,
@@ -89,6 +93,41 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="DURATION",
         help="a running session with no activity for this long is stalled (default 30m)",
     )
+
+
+def _several(p: argparse.ArgumentParser) -> None:
+    """`_common`, with any number of PATHs (several projects at once) and `--scan DIR`."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a project, its .ocr, or .ocr/sessions (default: here, walking up as git does);"
+        " several: the sessions of every one, with a project column",
+    )
+    _common(p, path=False)
+    p.add_argument(
+        "--scan",
+        metavar="DIR",
+        help="also every project under DIR (--depth levels down; node_modules, virtualenvs"
+        " and hidden directories skipped), and those that appear later",
+    )
+    p.add_argument(
+        "--depth",
+        type=_depth,
+        default=DEFAULT_DEPTH,
+        metavar="N",
+        help=f"how many levels under --scan DIR to look for projects (default {DEFAULT_DEPTH})",
+    )
+
+
+def _depth(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 12:
+        raise argparse.ArgumentTypeError(f"not a depth from 0 to 12: {text!r}")
+    return n
 
 
 def _only(p: argparse.ArgumentParser) -> None:
@@ -116,7 +155,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     d = sub.add_parser("dashboard", help="open the live dashboard (the default)")
-    _common(d)
+    _several(d)
     d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
     _notify_options(d)
     d.add_argument("--sort", choices=("activity", "start", "name"), help="the list's order")
@@ -135,7 +174,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         sub.add_parser("findings", help=FINDINGS_HELP)
 
     w = sub.add_parser("watch", help="stream session changes as JSON lines")
-    _common(w)
+    _several(w)
     _only(w)
     w.add_argument("--jsonl", action="store_true", help="JSON lines (the only format; default)")
     w.add_argument("--poll", action="store_true", help="watch by polling")
@@ -152,7 +191,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     _notify_options(demo)
 
     sv = sub.add_parser("serve", help="serve the dashboard to a browser (textual-serve)")
-    _common(sv)
+    _several(sv)
     sv.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
     sv.add_argument(
         "--host",
@@ -191,7 +230,7 @@ FINDINGS_HELP = "one round's findings (table or JSON; a CI gate)"
 def _status_options(s: argparse.ArgumentParser) -> None:
     from ocr_tui.status_text import ONELINE_WIDTH, columns_arg
 
-    _common(s)
+    _several(s)
     _only(s)
     fmt = s.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
@@ -204,6 +243,24 @@ def _status_options(s: argparse.ArgumentParser) -> None:
         help=f"fit the table or the line in N columns (0: no limit; default: --oneline"
         f" {ONELINE_WIDTH}, the table the terminal's width, or $COLUMNS, else no limit)",
     )
+
+
+def _scope(args: argparse.Namespace) -> Scope | None:
+    """What a command shows: each PATH's project (here's when none is given and no --scan),
+    and with `--scan DIR` every project under DIR. None (said on stderr) when a PATH has no
+    project."""
+    from ocr_tui.core.workspace import Scope
+
+    projects: list[Project] = []
+    if args.paths or not args.scan:
+        for path in args.paths or [None]:
+            project = _project(path)
+            if project is None:
+                return None
+            if project not in projects:
+                projects.append(project)
+    scan = Path(os.path.abspath(args.scan)) if args.scan else None
+    return Scope(tuple(projects), scan, args.depth)
 
 
 def _project(path: str | None) -> Project | None:
@@ -284,37 +341,72 @@ def refuse_without_terminal() -> int | None:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from ocr_tui.core.engine import Engine, encode_json
+    from ocr_tui.core.engine import encode_json
+    from ocr_tui.core.workspace import make_engine
     from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
 
-    project = _project(args.path)
-    if project is None:
+    scope = _scope(args)
+    if scope is None:
         return EXIT_NO_PROJECT
-    engine = Engine(project, stall_after=args.stall_after)
+    engine = make_engine(scope, stall_after=args.stall_after)
     sessions = engine.scan()
     if args.session:
-        missing = [sid for sid in args.session if sid not in {v.id for v in sessions}]
-        if missing:
-            print(f"ocr-tui: no session {safe_line(missing[0])!r} in {safe_line(project.root)}"
-                  " (`ocr-tui status` lists them)", file=sys.stderr)  # fmt: skip
+        wanted, error = session_ids(args.session, sessions, engine.project.root)
+        if error:
+            print(f"ocr-tui: {error}", file=sys.stderr)
             return EXIT_NO_SESSION
-        sessions = [v for v in sessions if v.id in args.session]
+        sessions = [v for v in sessions if v.id in wanted]
     now = engine.clock()
     if args.json:
         snap = engine.snapshot()
         if args.session:
-            snap.sessions = [v for v in snap.sessions if v.id in args.session]
+            snap.sessions = [v for v in snap.sessions if v.id in wanted]
         print(encode_json(snap))
         return 0
     width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
     if args.oneline:
         default = ONELINE_WIDTH if width is None else min(ONELINE_WIDTH, width)
         print(oneline(sessions, default if args.max_width is None else width, now))
+    elif not sessions and scope.several:
+        print(no_sessions_in(scope, len(engine.refs())))
     elif not sessions:
-        print(f"No sessions yet in {safe_line(project.sessions_dir)}")
+        print(f"No sessions yet in {safe_line(scope.projects[0].sessions_dir)}")
     else:
         print(table(sessions, width, now))
     return 0
+
+
+def session_ids(
+    given: list[str], sessions: list[SessionView], root: Path
+) -> tuple[set[str], str | None]:
+    """The ids `--session` names: each an id as `status --json` gives it, or (with several
+    projects) a session's own id when one project only has it. Else what is wrong."""
+    from ocr_tui.core.display import local_id
+
+    ids = {v.id for v in sessions}
+    out: set[str] = set()
+    for sid in given:
+        if sid in ids:
+            out.add(sid)
+            continue
+        mine = [v for v in sessions if local_id(v) == sid]
+        if len(mine) == 1:
+            out.add(mine[0].id)
+        elif mine:
+            names = ", ".join(safe_line(v.project) for v in mine[:4] if v.project)
+            return out, (f"{safe_line(sid)!r} is a session of several projects ({names}):"
+                         f" name it as PROJECT/{safe_line(sid)}")  # fmt: skip
+        else:
+            return out, (f"no session {safe_line(sid)!r} in {safe_line(root)}"
+                         " (`ocr-tui status` lists them)")  # fmt: skip
+    return out, None
+
+
+def no_sessions_in(scope: Scope, projects: int) -> str:
+    where = safe_line(scope.root)
+    if scope.scan is not None and not projects:
+        return f"No projects under {where} ({scope.depth} levels down at most)"
+    return f"No sessions yet in the {projects} projects under {where}"
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
@@ -330,12 +422,12 @@ def cmd_findings(args: argparse.Namespace) -> int:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    project = _project(args.path)
-    if project is None:
+    scope = _scope(args)
+    if scope is None:
         return EXIT_NO_PROJECT
     from ocr_tui.watch_stream import run_watch
 
-    run_watch(project, args)
+    run_watch(scope, args)
     return 0
 
 
@@ -346,15 +438,22 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     refused = refuse_without_terminal()
     if refused is not None:
         return refused
-    start = Path(args.path) if args.path else Path.cwd()
+    several = len(args.paths) > 1 or args.scan
+    start = Path(args.paths[0]) if args.paths and not several else Path.cwd()
     with collector_paused():
+        scope: Scope | None = None
+        if several:  # each PATH must be a project (one alone may be waited for)
+            scope = _scope(args)
+            if scope is None:
+                return EXIT_NO_PROJECT
         try:
-            project: Project | None = find_project(start)
+            project: Project | None = None if several else find_project(start)
         except ProjectNotFound:
             project = None
         settings = args.settings
         app = make_app(
             project,
+            scope=scope,
             start_path=start,
             poll=args.poll,
             notify=args.notify,
@@ -399,6 +498,7 @@ def make_app(
     clock: Callable[[], datetime] | None = None,
     demo: bool = False,
     prefs: Prefs | None = None,
+    scope: Scope | None = None,
 ) -> OcrTuiApp:
     """The one way the CLI and the tests build the dashboard: the app, given what it cannot
     import itself (the demo, which plays every format's simulator), and the user's preferences
@@ -416,6 +516,7 @@ def make_app(
         demo=demo,
         demo_factory=_start_demo,
         prefs=prefs,
+        scope=scope,
     )
 
 
@@ -493,11 +594,19 @@ def _dispatch(argv: list[str] | None) -> int:
         argv.insert(0, "dashboard")
     parser = build_parser(argv[0] if argv[0] in COMMANDS else None)
     args = parser.parse_args(argv)
+    paths = getattr(args, "paths", None)
+    if paths is not None:  # several PATHs, `--scan DIR`
+        args.path = paths[0] if paths else None
     path = getattr(args, "path", None)
-    if missing_path(path):
-        if implicit and not looks_like_path(path):  # `ocr-tui stauts`: a mistyped command
-            parser.error(unknown_word(path))
-        return no_such_directory(path)
+    for given in paths or [path]:
+        if missing_path(given):
+            if implicit and not looks_like_path(given):  # `ocr-tui stauts`: a mistyped command
+                parser.error(unknown_word(given))
+            return no_such_directory(given)
+    scan = getattr(args, "scan", None)
+    if scan is not None and not os.path.isdir(scan):
+        return no_such_directory(scan)
+    path = path or scan
     if args.command == "completion":  # a script for the shell: no project, no config
         return cmd_completion(args)
     _configure(args, path)

@@ -61,16 +61,23 @@ def exposure_warning(host: str, port: int) -> str | None:
 
 def dashboard_command(args: argparse.Namespace) -> str:
     """The shell command textual-serve runs for each page: this same Python and ocr-tui, the
-    dashboard on PATH (absolute: the page may be opened long after a `cd`), with the flags
-    that change what it reads. OCR_TUI_FORCE_TTY=1: its stdout is textual-serve's pipe, not a
-    terminal, and the dashboard would refuse it (`ocr_tui.cli.refuse_without_terminal`)."""
-    path = os.path.abspath(args.path) if args.path else os.getcwd()
-    argv = ["env", f"{FORCE_TTY}=1", sys.executable, "-c", OWN_GROUP, "dashboard", path]
+    dashboard on each PATH and the `--scan` DIR (absolute: the page may be opened long after
+    a `cd`), with the flags that change what it reads. OCR_TUI_FORCE_TTY=1: its stdout is
+    textual-serve's pipe, not a terminal, and the dashboard would refuse it
+    (`ocr_tui.cli.refuse_without_terminal`)."""
+    paths = getattr(args, "paths", None) or ([args.path] if args.path else [])
+    scan = getattr(args, "scan", None)
+    if not paths and not scan:
+        paths = [os.getcwd()]
+    argv = ["env", f"{FORCE_TTY}=1", sys.executable, "-c", OWN_GROUP, "dashboard"]
+    if scan:
+        argv += ["--scan", os.path.abspath(scan), "--depth", str(getattr(args, "depth", 3))]
     if getattr(args, "poll", False):
         argv.append("--poll")
     stall_after = getattr(args, "stall_after", None)
     if stall_after is not None:
         argv += ["--stall-after", f"{stall_after:.3f}".rstrip("0").rstrip(".") + "s"]
+    argv += ["--", *(os.path.abspath(p) for p in paths)] if paths else []
     return "exec " + shlex.join(argv)  # exec: the dashboard gets signals, not a shell
 
 

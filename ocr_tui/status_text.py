@@ -120,7 +120,8 @@ def row(v: SessionView, now: datetime) -> dict[str, str]:
     cur = display.unit_round(v)
     rnd, reviewers, findings = _round_bits(v)
     return {
-        "id": safe_line(v.id),
+        "project": safe_line(v.project) if v.project else BLANK,
+        "id": safe_line(display.local_id(v)),
         "status": status_cell(v),
         "format": display.format_short(v.framework),
         "flow": display.flow_text(v) or BLANK,

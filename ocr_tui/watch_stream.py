@@ -19,17 +19,21 @@ if TYPE_CHECKING:
     import argparse
     from collections.abc import Callable, Coroutine
 
-    from ocr_tui.core.project import Project
+    from ocr_tui.core.workspace import Scope
 
-    Stream = Callable[[Project, argparse.Namespace], Coroutine[object, object, None]]
+    Stream = Callable[[Scope, argparse.Namespace], Coroutine[object, object, None]]
 
 
-async def stream_jsonl(project: Project, args: argparse.Namespace) -> None:
-    """Write the project's sessions, then every change to them, one JSON object a line."""
-    from ocr_tui.core.engine import Engine, encode_json
+async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
+    """Write the project's sessions, then every change to them, one JSON object a line. With
+    several projects (`scope.several`), a `projects` line first and whenever the list of
+    projects changes (`--scan`), and each session names its `project`."""
+    from ocr_tui.core.engine import encode_json
     from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
+    from ocr_tui.core.workspace import Workspace, make_engine
 
-    engine = Engine(project, stall_after=args.stall_after)
+    engine = make_engine(scope, stall_after=args.stall_after)
+    project = engine.project
     out = sys.stdout
 
     def emit(obj: dict) -> None:
@@ -41,8 +45,12 @@ async def stream_jsonl(project: Project, args: argparse.Namespace) -> None:
     def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
         return not only or sid in only
 
-    headers_seen = 0
+    headers_seen: object = 0
+    projects_seen: list = []
     async for ev in watch_project(engine, poll=args.poll):
+        if isinstance(engine, Workspace) and (refs := engine.refs()) != projects_seen:
+            projects_seen = refs
+            emit({"type": "projects", "projects": refs})
         if engine.headers_version != headers_seen:  # a format's project-level state changed
             headers_seen = engine.headers_version
             emit(
@@ -53,7 +61,8 @@ async def stream_jsonl(project: Project, args: argparse.Namespace) -> None:
                 if wanted(v.id):
                     emit({"type": "snapshot", "session": v})
             if not ev.sessions_dir:
-                emit({"type": "waiting", "path": str(project.sessions_dir)})
+                where = project.root if isinstance(engine, Workspace) else project.sessions_dir
+                emit({"type": "waiting", "path": str(where)})
         elif isinstance(ev, Changed):
             for sid in ev.removed:
                 if wanted(sid):
@@ -62,7 +71,8 @@ async def stream_jsonl(project: Project, args: argparse.Namespace) -> None:
                 if wanted(v.id):
                     emit({"type": "changed", "session": v})
         elif isinstance(ev, ProjectMissing):
-            emit({"type": "waiting", "path": str(project.ocr_dir)})
+            where = project.root if isinstance(engine, Workspace) else project.ocr_dir
+            emit({"type": "waiting", "path": str(where)})
         elif isinstance(ev, PollingFallback):
             emit({"type": "polling", "reason": ev.reason})
 
@@ -83,7 +93,7 @@ def pipe_fd(stream) -> int | None:
     return fd
 
 
-async def run_stream(project: Project, args: argparse.Namespace, stream: Stream) -> None:
+async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> None:
     """`stream` until it ends or fails. It also ends, with the same errors a write raises,
     when the reader of stdout goes away while nothing is being written (`| head -n 1` after
     the first lines: a watch would otherwise wait for the next change to learn it), and when a
@@ -114,7 +124,7 @@ async def run_stream(project: Project, args: argparse.Namespace, stream: Stream)
             loop.add_reader(fd, reader_gone)
         except (NotImplementedError, OSError, ValueError):  # no poll on it (Windows, ...)
             fd = None
-    task = asyncio.ensure_future(stream(project, args))
+    task = asyncio.ensure_future(stream(scope, args))
     try:
         await asyncio.wait({task, failed}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -134,11 +144,11 @@ async def run_stream(project: Project, args: argparse.Namespace, stream: Stream)
             raise exc
 
 
-def run_watch(project: Project, args: argparse.Namespace, stream: Stream | None = None) -> None:
+def run_watch(scope: Scope, args: argparse.Namespace, stream: Stream | None = None) -> None:
     """`run_stream` (of `stream_jsonl` unless told otherwise) in its own event loop; SIGTERM
     stops it as Ctrl-C does (`Terminated`)."""
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
-        asyncio.run(run_stream(project, args, stream or stream_jsonl))
+        asyncio.run(run_stream(scope, args, stream or stream_jsonl))
     finally:
         signal.signal(signal.SIGTERM, previous)

@@ -103,7 +103,8 @@ def test_bash_script_is_valid_and_completes(tmp_path):
     assert complete("status", "--session", "X", "") == ["proj"]  # X is --session's value
     assert complete("status", "--session", "") == []  # an id: nothing to offer
     assert complete("proj", "--po") == ["--poll"]  # `ocr-tui PATH --poll`: the dashboard's
-    assert complete("status", "proj", "") == []  # one PATH only
+    assert complete("status", "proj", "") == ["proj"]  # several PATHs: one more
+    assert complete("findings", "proj", "") == []  # one PATH only
 
 
 def _toy() -> argparse.ArgumentParser:

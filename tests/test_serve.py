@@ -425,11 +425,22 @@ def test_the_command_each_page_runs(tmp_path: Path, monkeypatch) -> None:
     command = serve.dashboard_command(args)
     assert command == (
         f"exec env {cli.FORCE_TTY}=1 {sys.executable} -c {shlex.quote(serve.OWN_GROUP)}"
-        f" dashboard {tmp_path}/proj --poll --stall-after 90s"
+        f" dashboard --poll --stall-after 90s -- {tmp_path}/proj"
     )
     assert serve.FORCE_TTY == cli.FORCE_TTY
     bare = serve.dashboard_command(Namespace(path=None))
-    assert bare.endswith(f" dashboard {tmp_path}")
+    assert bare.endswith(f" dashboard -- {tmp_path}")
+    # several projects: every PATH, and the scanned directory with its depth
+    several = Namespace(path="a", paths=["a", "-b"], scan="code", depth=2, poll=False)
+    assert (
+        several.endswith(  # (`--`: a path that starts with a dash is a path)
+            f" dashboard --scan {tmp_path}/code --depth 2 -- {tmp_path}/a {tmp_path}/-b"
+        )
+        if isinstance(several, str)
+        else serve.dashboard_command(several).endswith(
+            f" dashboard --scan {tmp_path}/code --depth 2 -- {tmp_path}/a {tmp_path}/-b"
+        )
+    )
 
 
 @pytest.mark.parametrize(

@@ -234,6 +234,15 @@ _REDUNDANT = re.compile(r"^(?:\d{4}-\d{2}-\d{2}[-_]|\d{6}[-_]|session-|ses_)(?=.
 ID_HEAD = 8  # cells at most kept of an id's start when its middle goes
 
 
+def local_id(view: SessionView) -> str:
+    """The session's own id, without its project's name (`api/2026-11-23-main` →
+    `2026-11-23-main`): what the Session column shows beside the Project column."""
+    project, sid = view.project, view.id
+    if project and sid.startswith(project) and sid[len(project) : len(project) + 1] == "/":
+        return sid[len(project) + 1 :]
+    return sid
+
+
 def id_core(sid: str) -> str:
     """`sid` without its redundant prefix (never empty): `2026-11-23-feat-x` → `feat-x`,
     `261123-csv-export` → `csv-export`, `session-20261123-220146-10156` →
@@ -296,6 +305,8 @@ TEXT_CAP = 60  # no cell text from disk is longer (the column clips it further)
 
 COLUMNS: tuple[Spec, ...] = (
     Spec("state", "", 0, 1, tip="the session's state glyph"),
+    # (with several projects only: blank with one, so never shown)
+    Spec("project", "Project", 0, 20, "content", tip="the session's project"),
     Spec("id", "Session", 0, 80, grow=14, tip="the session's id"),
     Spec("status", "Status", 0, 24, grow=8, tip="the state's glyph and words (status)"),
     Spec("format", "Fmt", 6, FORMAT_ROOM, "multi", tip="the session's format"),

@@ -46,15 +46,19 @@ class Engine:
         stall_after: float = DEFAULT_STALL_AFTER,
         clock=utcnow,
         sources: list[Source] | None = None,
+        name: str | None = None,
     ):
+        """`name`: one of several projects' engine (`core.workspace`): its views' `project`,
+        and the start of their ids (`name/…`)."""
         self.project = project
+        self.name = name
         self.stall_after = stall_after
         self.clock = clock  # read at each call (tests set it after construction)
         if sources is None:
             sources = [cls(project.root, stall_after=stall_after) for cls in source_classes()]
         self.sources = sources
-        self._table = SessionStore()
-        self._board = HeaderBoard(project)
+        self._table = SessionStore(name)
+        self._board = HeaderBoard(project, name)
         self._scan = Scan(sources, self._table, self._board)
         self._refresh = Refresh(sources, self._table, self._board)
 
@@ -171,6 +175,10 @@ class Engine:
         (changed, removed, rearm): rearm when the directories to watch changed."""
         return self._refresh.poll(self.clock())
 
+    def discover(self) -> bool:
+        """Did new projects appear? (One project: never; `Workspace` looks for them.)"""
+        return False
+
     def clear(self) -> list[str]:
         """Every watched directory is gone: forget every session; returns the removed ids."""
         removed = self._table.clear()
@@ -179,7 +187,8 @@ class Engine:
 
 
 def encode_json(obj: object) -> str:
-    """ASCII-only JSON (non-ASCII and control characters escaped)."""
+    """ASCII-only JSON (non-ASCII and control characters escaped); unset fields (a view's
+    `project` with one project) are left out."""
     import json
 
     return json.dumps(msgspec.to_builtins(obj), ensure_ascii=True, separators=(",", ":"))

@@ -16,8 +16,9 @@ HEADERS_EVERY_S = 60  # headers' staleness is counted in hours: re-derived once 
 class HeaderBoard:
     """Every format's project-level header, and its failures."""
 
-    def __init__(self, project: Project) -> None:
+    def __init__(self, project: Project, name: str | None = None) -> None:
         self.project = project
+        self.name = name  # one of several projects: its name, on each header
         self.headers: dict[str, Header] = {}
         self.version = 0  # bumped whenever `headers` changes
         self._at: datetime | None = None  # when `refresh` last re-derived them
@@ -31,6 +32,8 @@ class HeaderBoard:
             path=str(self.project.root),
             alerts=[f"{type(exc).__name__}: {exc}"],
         )
+        if self.name:
+            self.headers[f"{src.framework}!"].project = self.name
 
     def rederive(self, src: Source, now: datetime) -> None:
         """Ask `src` for its header again (clearing a reported failure, unless it fails again)."""
@@ -44,6 +47,8 @@ class HeaderBoard:
         if h is None:
             self.headers.pop(src.framework, None)
         else:
+            if self.name:
+                h.project = self.name
             self.headers[src.framework] = h
         if (self.headers.get(src.framework), self.headers.get(f"{src.framework}!")) != before:
             self.version += 1

@@ -73,7 +73,7 @@ class Scan:
                 if placeholders:
                     view = placeholder_view(src, key, path)
                     view.id = vid
-                    self.table.views[vid] = view
+                    self.table.views[vid] = self.table.stamp(view)
                     order.append((-(mtime(path) or 0.0), vid))
                 else:
                     order.append((0.0, vid))
@@ -181,7 +181,7 @@ class Scan:
                 if ok:
                     self.cache.put(src, key, path, fp, view, at)
                 self.table.note_expiry(vid, expires)
-                self.table.views[vid] = view
+                self.table.views[vid] = view = self.table.stamp(view)
                 out.append(view)
             self.pending += [b[0] for i, b in enumerate(batch) if i not in seen]
         return out

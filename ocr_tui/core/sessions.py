@@ -28,7 +28,11 @@ def _neg_ts(ts: str | None) -> str:
 class SessionStore:
     """Every session of every source: its view, where it lives and when time alone changes it."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str | None = None) -> None:
+        # One of several projects' store: its name (`SessionView.project`), which every view
+        # id starts with (`name/key`); None: the only project (ids are the sources' keys).
+        self.name = name
+        self._prefix = f"{name}/" if name else ""
         self.views: dict[str, SessionView] = {}
         # view id -> (source, key, path); `_ids` maps a source's key back to the view id.
         self._where: dict[str, tuple[Source, str, Path]] = {}
@@ -66,10 +70,10 @@ class SessionStore:
         if vid is None:
             # A key another source (or this one, for `code:x` beside `x`) already shows under
             # is prefixed with the format, then numbered: one id never stands for two sessions.
-            vid, n = key, 1
+            vid, n = self._prefix + key, 1
             while vid in self._where:
                 n += 1
-                vid = f"{src.framework}:{key}" + (f"#{n - 1}" if n > 2 else "")
+                vid = f"{self._prefix}{src.framework}:{key}" + (f"#{n - 1}" if n > 2 else "")
             ids[key] = vid
         return vid
 
@@ -92,6 +96,12 @@ class SessionStore:
                 if ok:
                     cache.put(src, key, path, fp, view, now)
         self.note_expiry(vid, expires)
+        return self.stamp(view)
+
+    def stamp(self, view: SessionView) -> SessionView:
+        """A view of this store's project: with its name, when it is one of several."""
+        if self.name:
+            view.project = self.name
         return view
 
     def note_expiry(self, vid: str, expires: datetime | None) -> None:

@@ -7,6 +7,7 @@ are here (JSON escapes them); readable outputs pass them through `ocr_tui.core.t
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 
 class Severity(msgspec.Struct, kw_only=True):
@@ -178,6 +179,8 @@ class Header(msgspec.Struct, kw_only=True):
     """Project-level state of a framework (iDumb's brain): shown above the session list."""
 
     framework: str
+    # With several projects: the name of the project it belongs to (see SessionView.project).
+    project: str | UnsetType = UNSET
     title: str
     path: str
     facts: list[Fact] = []
@@ -186,6 +189,10 @@ class Header(msgspec.Struct, kw_only=True):
 
 class SessionView(msgspec.Struct, kw_only=True):
     id: str
+    # With several projects (`ocr-tui PATH PATH…`, `--scan DIR`): the name of the session's
+    # project (`Snapshot.projects`), and `id` is `project/the session's own id`. Unset (not
+    # in the JSON at all) with one project.
+    project: str | UnsetType = UNSET
     branch: str | None
     source: str  # "ocr.db" | "state.json" | "files"
     status: str  # "active" | "closed"
@@ -242,11 +249,20 @@ class SessionView(msgspec.Struct, kw_only=True):
         return self.round(self.current_round)
 
 
+class ProjectRef(msgspec.Struct, kw_only=True):
+    """One of several projects shown: its name (the sessions' `project`) and where it is."""
+
+    name: str
+    path: str
+
+
 class Snapshot(msgspec.Struct, kw_only=True):
-    """`status --json`: the whole project."""
+    """`status --json`: the whole project (with several: every one, and `project` is the
+    directory that holds them all, or the `--scan` DIR)."""
 
     version: int
     project: str
     generated_at: str
     sessions: list[SessionView]
     headers: list[Header] = []
+    projects: list[ProjectRef] | UnsetType = UNSET  # with several projects only

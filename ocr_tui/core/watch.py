@@ -16,9 +16,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.view import SessionView
+
+if TYPE_CHECKING:
+    from ocr_tui.core.workspace import Workspace
 from ocr_tui.core.watcher import (
     EVERYTHING,
     POLL_DELAY_MS,
@@ -64,7 +68,7 @@ WatchEvent = Scanned | Changed | ProjectMissing | PollingFallback
 
 
 async def watch_project(
-    engine: Engine,
+    engine: Engine | Workspace,
     *,
     stop: asyncio.Event | None = None,
     poll: bool = False,
@@ -83,7 +87,6 @@ async def watch_project(
     stop = stop or asyncio.Event()
     polling = poll
     first = True
-    anchors = engine.anchors()
     while not stop.is_set():
         roots = await asyncio.to_thread(engine.watch_roots)  # stats: not on the loop
         if not roots:
@@ -91,7 +94,8 @@ async def watch_project(
             if removed and not first:
                 yield Changed(removed=removed, sessions_dir=False)
             yield ProjectMissing()
-            await wait_for_any(anchors, stop)
+            # (a workspace's projects may come and go: its anchors are asked each time)
+            await wait_for_any(engine.anchors(), stop, engine.discover)
             continue
         try:
             # Arm the watch first, then scan: a change made in between is then both in the scan
@@ -120,7 +124,7 @@ async def watch_project(
 
 
 async def _start(
-    engine: Engine, watch: Watch, has_dir: bool, *, first: bool, progressive: bool
+    engine: Engine | Workspace, watch: Watch, has_dir: bool, *, first: bool, progressive: bool
 ) -> AsyncIterator[WatchEvent]:
     """The picture once the watch is armed: `Scanned` the first time, else what changed while
     nothing was watched."""
@@ -164,7 +168,7 @@ async def _start(
 
 
 async def _follow(
-    engine: Engine, watch: Watch, stop: asyncio.Event, has_dir: bool, armed: set[str]
+    engine: Engine | Workspace, watch: Watch, stop: asyncio.Event, has_dir: bool, armed: set[str]
 ) -> AsyncIterator[Changed]:
     """`Changed` per batch or tick that changed anything, until the watch must be re-armed
     (a watched directory went, or a format's directory appeared) or `stop` is set."""
@@ -197,14 +201,14 @@ async def _follow(
             return
 
 
-def _apply(engine: Engine, paths: list[str]):
+def _apply(engine: Engine | Workspace, paths: list[str]):
     """In a worker thread: a batch's sessions re-derived, and the stats the loop needs after
     it (whether a sessions directory exists, which roots exist) so none runs on the loop."""
     changed, removed = engine.apply(paths)
     return changed, removed, engine.has_sessions_dir(), {str(r) for r in engine.watch_roots()}
 
 
-def _tick(engine: Engine, recheck: list[str]):
+def _tick(engine: Engine | Workspace, recheck: list[str]):
     """In a worker thread: sessions whose time-based state is due (stalled, idle), the
     periodic poll of unwatched places, paths due a re-read, and the same stats as `_apply`."""
     stale = engine.restale()  # may read a session's files: never on the loop

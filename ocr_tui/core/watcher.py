@@ -70,11 +70,14 @@ WatcherEvent = Paths | Tick | RootGone | Refused
 PathFilter = Callable[[str], bool]
 
 
-async def wait_for_any(dirs: list[Path], stop: asyncio.Event) -> None:
-    """Return once one of `dirs` is a directory, or `stop` is set."""
+async def wait_for_any(
+    dirs: list[Path], stop: asyncio.Event, appeared: Callable[[], bool] | None = None
+) -> None:
+    """Return once one of `dirs` is a directory, `appeared()` says so (it may do IO: called
+    in a thread), or `stop` is set."""
 
     def present() -> bool:
-        return any(p.is_dir() for p in dirs)
+        return any(p.is_dir() for p in dirs) or (appeared is not None and appeared())
 
     while not stop.is_set() and not await asyncio.to_thread(present):  # stats: off the loop
         with suppress(TimeoutError):

@@ -32,6 +32,7 @@ from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
+from ocr_tui.core.workspace import Scope
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
@@ -106,7 +107,9 @@ class OcrTuiApp(LiveApp):
         self._demo_factory = demo_factory
         self._start_demo_on_mount = demo
         self._demo_starting = False
-        self._before_demo: Project | None = None  # where `d` returns to from the demo
+        # where `d` returns to from the demo (and the projects shown there, when several)
+        self._before_demo: Project | None = None
+        self._scope_before_demo: Scope | None = None
         self._shutting_down = threading.Event()  # set on unmount
 
     def get_default_screen(self) -> MainScreen:
@@ -192,7 +195,12 @@ class OcrTuiApp(LiveApp):
             self.demo = None
 
     def _update_sub_title(self) -> None:
-        parts = [fmt.display_path(self.project.root) if self.project else "no project"]
+        if self.scope is not None:
+            where = fmt.display_path(self.scope.root)
+            n = len(self.scope.projects)
+            parts = [f"projects under {where}" if self.scope.scan else f"{n} projects in {where}"]
+        else:
+            parts = [fmt.display_path(self.project.root) if self.project else "no project"]
         if self.demo is not None:
             parts.append("demo")
         if self.polling:
@@ -297,8 +305,9 @@ class OcrTuiApp(LiveApp):
         threading.Thread(target=demo.stop, name="ocr-tui-demo-stop").start()
         self.to_main_screen()
         back, self._before_demo = self._before_demo, None
+        scope, self._scope_before_demo = self._scope_before_demo, None
         if back is not None:
-            self.switch_project(back)
+            self.switch_project(back, scope)
             where = fmt.display_path(back.root)
         else:
             self.clear_project()
@@ -334,6 +343,7 @@ class OcrTuiApp(LiveApp):
         self._demo_starting = False
         self.demo = message.demo
         self._before_demo = self.project
+        self._scope_before_demo = self.scope
         self.stop_looking_for_project()
         self.to_main_screen()  # a drill-down screen would show a session of the project left
         self.switch_project(Project(message.demo.root))

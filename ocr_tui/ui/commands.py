@@ -96,6 +96,18 @@ class SessionCommands(_Commands):
                     (f"Format: {label}", partial(app.run_main_action, action),
                      f"Show only {label} sessions (key t cycles)")
                 )  # fmt: skip
+        projects = sorted({v.project for v in app.sessions.values() if v.project})
+        if on_list and len(projects) > 1:
+            out.append(
+                ("Project: all projects", partial(app.run_main_action, "set_project('all')"),
+                 "Show the sessions of every project (key p cycles)")
+            )  # fmt: skip
+            for name in projects:
+                shown = fmt.safe(name, 60)
+                out.append(
+                    (f"Project: {shown}", partial(app.run_main_action, f"set_project({name!r})"),
+                     f"Show only the sessions of {shown} (key p cycles)")
+                )  # fmt: skip
         demo_running = getattr(app, "demo", None) is not None
         for title, action, help_text in APP_ACTIONS:
             if action in ("demo", "leave_demo") and (action == "demo") == demo_running:

@@ -29,10 +29,14 @@ def make_plan(
     return plan(root, file, line, env, dashboard_ide(ocr_dir))
 
 
-def open_in_editor(node: Widget, file: str | None, line: int | None) -> None:
-    """Open `file` (as the reviewer wrote it, relative to the project) at `line`."""
+def open_in_editor(
+    node: Widget, file: str | None, line: int | None, session_id: str | None = None
+) -> None:
+    """Open `file` (as the reviewer wrote it, relative to the project of session
+    `session_id`) at `line`."""
     app = node.app
-    project = getattr(app, "project", None)
+    project_of = getattr(app, "project_of", None)
+    project = project_of(session_id) if project_of else getattr(app, "project", None)
     if project is None:
         app.notify("No project: there is no file to open.", severity="warning", markup=False)
         return

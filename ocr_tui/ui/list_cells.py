@@ -168,7 +168,8 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
     flow = flow_text(view)
     cells: dict[str, Cell] = {
         "state": ((fmt.glyph(state), state),),
-        "id": ((fmt.safe(view.id), ""),),
+        "project": ((fmt.safe(view.project), "muted"),) if view.project else DASH,
+        "id": ((fmt.safe(display.local_id(view)), ""),),
         "format": ((display.format_short(view.framework), "muted"),),
         "flow": ((flow, ""),) if flow else DASH,
         "phase": phase_cell(view),

@@ -17,7 +17,7 @@ from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
 
 LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort", "clear_search"}
-LIST_ACTIONS |= {"cycle_format", "set_format", "reverse_sort"}
+LIST_ACTIONS |= {"cycle_format", "set_format", "reverse_sort", "cycle_project", "set_project"}
 # A click on the header of one of these columns sorts by it (again: reverses it).
 HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity"}
 SEARCHED = "ids, branches, titles, agents, verdicts and alerts"  # `listing.search_texts`
@@ -34,12 +34,14 @@ class ListKeys(Screen):
         Binding("s", "cycle_sort", "Sort", tooltip="Last activity → start time → name"),
         Binding("S", "reverse_sort", "Reverse sort", show=False, tooltip="Turn the sort around"),
         Binding("t", "cycle_format", "Format", tooltip="All formats → OCR → code workflow → …"),
+        Binding("p", "cycle_project", "Project", tooltip="All projects → each project → …"),
         Binding("r", "reviews", "Reviews", tooltip="Every round of every OCR session"),
         Binding("escape", "clear_search", "Clear search", tooltip="Show every session again"),
     ]
 
     filter: var[str] = var("all")
     format: var[str] = var("all")  # a framework key, or "all"
+    project: var[str] = var("all")  # with several projects: one's name, or "all"
     sort: var[str] = var("activity")
     reverse: var[bool] = var(False)
     search: var[str] = var("")
@@ -52,10 +54,16 @@ class ListKeys(Screen):
         """The formats the project holds."""
         raise NotImplementedError
 
+    def projects(self) -> list[str]:
+        """The projects the list holds (none with one project)."""
+        raise NotImplementedError
+
     def list_check(self, action: str) -> bool | None:
         """`check_action` for these keys (None: not one of them)."""
         if action == "cycle_format" and self.format == "all" and len(self.formats()) < 2:
             return False  # one format only: nothing to choose
+        if action == "cycle_project" and self.project == "all" and len(self.projects()) < 2:
+            return False  # one project: nothing to choose
         if action == "search" and isinstance(self.focused, SearchBox):
             return False  # a `/` typed into the search box is text
         if action == "reviews":
@@ -69,6 +77,8 @@ class ListKeys(Screen):
         """What a key that does not apply says when pressed anyway."""
         if action == "cycle_format":
             return "Only one format here: t has nothing to cycle through."
+        if action == "cycle_project":
+            return "One project here: p cycles through projects (ocr-tui PATH PATH…, --scan DIR)."
         if action == "clear_search":
             return "No search to clear."
         if action == "reviews":
@@ -93,6 +103,16 @@ class ListKeys(Screen):
 
     def action_set_format(self, name: str) -> None:
         self.format = name
+
+    def action_cycle_project(self) -> None:
+        """all → each project present → all."""
+        order = ["all", *self.projects()]
+        if self.project not in order:
+            order.append(self.project)
+        self.project = following(order, self.project)
+
+    def action_set_project(self, name: str) -> None:
+        self.project = name
 
     def action_cycle_sort(self) -> None:
         self.reverse = False

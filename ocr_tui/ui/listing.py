@@ -1,4 +1,5 @@
-"""What the session list shows: its filter, format, search and sort, applied to the sessions.
+"""What the session list shows: its filter, format, project, search and sort, applied to the
+sessions.
 Pure (no Textual): the main screen holds the choices, the filter bar and the empty state show
 them."""
 
@@ -22,6 +23,7 @@ class ListQuery:
     search: str = ""
     sort: str = "activity"  # a key of SORTS
     reverse: bool = False  # the sort turned around (`S`)
+    project: str = "all"  # with several projects: one's name, or all
 
     def apply(self, views: Iterable[SessionView]) -> list[SessionView]:
         """The sessions shown, in the list's order."""
@@ -30,6 +32,7 @@ class ListQuery:
             for v in views
             if (self.filter == "all" or v.status == self.filter)
             and (self.format == "all" or v.framework == self.format)
+            and (self.project == "all" or v.project == self.project)
             and matches(v, self.search)
         ]
         ordered = sort_views(shown, self.sort)
@@ -59,8 +62,8 @@ def matches(view: SessionView, query: str) -> bool:
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
     """Newest first for times (unknown last); A→Z for names (as shown: `display.name_order`);
     ties by id."""
-    if how == "name":
-        return sorted(views, key=lambda v: display.name_order(v.id))
+    if how == "name":  # (by the session's own name, then its project)
+        return sorted(views, key=lambda v: (*display.name_order(display.local_id(v)), v.id))
     by_id = sorted(views, key=lambda v: v.id)
     if how == "start":
         return sorted(by_id, key=lambda v: v.started_at or v.elapsed.since or "", reverse=True)
@@ -70,6 +73,11 @@ def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
 def formats_of(views: Iterable[SessionView]) -> list[str]:
     """The frameworks present, OCR first."""
     return sorted({v.framework for v in views}, key=lambda f: (f != "ocr", f))
+
+
+def projects_of(views: Iterable[SessionView]) -> list[str]:
+    """The projects present (with several projects; none with one), A→Z."""
+    return sorted({v.project for v in views if v.project})
 
 
 def following(items: Sequence[str], current: str) -> str:

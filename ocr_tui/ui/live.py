@@ -4,7 +4,8 @@ screens, keys, navigation and the demo.
 
 What the screens read (`ocr_tui.ui.contract`):
 - `app.sessions: dict[str, SessionView]`: the current views, by id;
-- `app.project: Project | None`;
+- `app.project: Project | None` (with several projects, `app.scope`: where they all are);
+- `app.project_of(session_id) -> Project | None`: the session's own project;
 - `app.now() -> datetime`: "now", from the fixed clock when one was given;
 - `app.sessions_signal`: published on the UI thread after every update with
   `(changed: list[SessionView], removed: list[str])`;
@@ -41,6 +42,7 @@ from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
+from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
@@ -83,16 +85,22 @@ class LiveApp(App[None]):
         notify: str = "off",
         stall_after: float = 1800,
         clock: Callable[[], datetime] | None = None,
+        scope: Scope | None = None,
     ) -> None:
         """Nothing is watched until `start_watching`. `start_path`: where the project was
         looked for; `poll`: poll instead of native file watching; `notify`: on changes,
         "off", "bell" (the terminal's bell) or "desktop" (a desktop notification through the
         terminal, `ocr_tui.ui.notify`); `bell`: the same as `notify="bell"`;
         `stall_after`: seconds without activity after which a running session is stalled;
-        `clock`: a fixed clock (tests, screenshots)."""
+        `clock`: a fixed clock (tests, screenshots); `scope`: several projects (`ocr-tui PATH
+        PATH…`, `--scan DIR`), `project` then being where they all are."""
         if notify not in MODES:
             raise ValueError(f"notify must be one of {', '.join(MODES)}, not {notify!r}")
         super().__init__()
+        # Several projects: what to watch (one: None, and `project` is it).
+        self.scope = scope if scope is not None and scope.several else None
+        if self.scope is not None:
+            project = Project(self.scope.root)
         self.project = project
         self.start_path = Path(start_path) if start_path is not None else Path.cwd()
         self.clock = clock
@@ -100,7 +108,7 @@ class LiveApp(App[None]):
         self.sessions_signal: Signal[tuple[list[SessionView], list[str]]] = Signal(self, "sessions")
         # ids of sessions whose files changed (even when their views did not): open documents
         self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
-        self.engine: Engine | None = None
+        self.engine: Engine | Workspace | None = None
         self._poll = poll
         self._stall_after = stall_after
         self._stop: asyncio.Event | None = None
@@ -151,11 +159,22 @@ class LiveApp(App[None]):
         if self._stop is not None:
             self._stop.set()
         self._stop = asyncio.Event()
-        self.engine = Engine(self.project, stall_after=self._stall_after, clock=self.now)
+        scope = self.scope or Scope((self.project,))
+        self.engine = make_engine(scope, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
 
+    def project_of(self, session_id: str | None) -> Project | None:
+        """The project session `session_id` belongs to (with one project: it)."""
+        engine = self.engine
+        if isinstance(engine, Workspace) and session_id is not None:
+            view = self.sessions.get(session_id)
+            if view is not None and view.project:
+                return engine.project_named(view.project)
+            return None
+        return self.project
+
     @work(exclusive=True, group="watcher", exit_on_error=False, description="watch the sessions")
-    async def _watch(self, engine: Engine, stop: asyncio.Event) -> None:
+    async def _watch(self, engine: Engine | Workspace, stop: asyncio.Event) -> None:
         from ocr_tui.core.watch import Changed, PollingFallback, Scanned, watch_project
         from ocr_tui.core.watch import ProjectMissing as Missing
 
@@ -261,12 +280,14 @@ class LiveApp(App[None]):
         self.polling = True
         self.notify(message.reason, title="Polling for changes", severity="warning", markup=False)
 
-    def switch_project(self, project: Project) -> None:
-        """Watch `project` instead: every session of the one before is removed."""
+    def switch_project(self, project: Project, scope: Scope | None = None) -> None:
+        """Watch `project` (or the projects of `scope`) instead: every session of the one
+        before is removed."""
         removed = sorted(self.sessions)
         self.sessions = {}
         self.headers = ()
-        self.project = project
+        self.scope = scope if scope is not None and scope.several else None
+        self.project = Project(self.scope.root) if self.scope is not None else project
         self.polling = False
         self._seen_sessions_dir = False
         self.status = "loading"
@@ -282,6 +303,7 @@ class LiveApp(App[None]):
         self.sessions = {}
         self.headers = ()
         self.project = None
+        self.scope = None
         self.engine = None
         self.polling = False
         self._seen_sessions_dir = False

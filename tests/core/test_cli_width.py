@@ -15,7 +15,6 @@ import sys
 import pytest
 from rich.cells import cell_len
 
-import ocr_tui.core.engine
 from ocr_tui.cli import main
 from ocr_tui.core.display import id_core
 from ocr_tui.core.states import glyph, session_state
@@ -37,8 +36,10 @@ def _no_columns(monkeypatch):
 
 @pytest.fixture
 def fixed_clock(monkeypatch):
-    engine = ocr_tui.core.engine
-    monkeypatch.setattr(engine, "Engine", functools.partial(engine.Engine, clock=lambda: FIXED))
+    import ocr_tui.core.workspace as workspace
+
+    fixed = functools.partial(workspace.make_engine, clock=lambda: FIXED)
+    monkeypatch.setattr(workspace, "make_engine", fixed)
 
 
 def build(tree) -> None:

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-import ocr_tui.core.engine
 from ocr_tui.cli import main
 
 from .builders import FIXED, ago, final_md, iso, reviewer_md, topology_md
@@ -47,8 +46,10 @@ def _no_columns(monkeypatch):
 @pytest.fixture
 def fixed_clock(monkeypatch):
     """The CLI builds its own Engine: give it the tests' fixed `now`."""
-    engine = ocr_tui.core.engine
-    monkeypatch.setattr(engine, "Engine", functools.partial(engine.Engine, clock=lambda: FIXED))
+    import ocr_tui.core.workspace as workspace
+
+    fixed = functools.partial(workspace.make_engine, clock=lambda: FIXED)
+    monkeypatch.setattr(workspace, "make_engine", fixed)
 
 
 def run_cli(capsys, *args: str) -> tuple[int, str, str]:

@@ -51,9 +51,20 @@ def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
 def test_plan_drops_by_rank() -> None:
     wide = [s.key for s in list_layout.plan(EVERY, NATURAL, 260)]
     assert "round_time" not in wide  # several formats: no per-round time
-    assert set(wide) == {s.key for s in list_layout.SPECS} - {"round_time"}
+    # (the Project column: with several projects only)
+    assert set(wide) == {s.key for s in list_layout.SPECS} - {"round_time", "project"}
     narrow = [s.key for s in list_layout.plan(EVERY, NATURAL, 79)]
     assert narrow == ["state", "id", "phase", "needs", "activity"]
+
+
+def test_the_project_column_comes_with_several_projects_and_stays() -> None:
+    """Blank cells (one project): no column. Several: right after the glyph, kept at every
+    width as the id is (a session is known by both)."""
+    several = NATURAL | {"project": 8}
+    for width in (60, 79, 260):
+        keys = [s.key for s in list_layout.plan(EVERY, several, width)]
+        assert keys[:3] == ["state", "project", "id"]
+    assert "project" not in [s.key for s in list_layout.plan(EVERY, NATURAL | {"project": 0}, 260)]
 
 
 def _view(framework: str, workflow: str):

@@ -64,7 +64,7 @@ async def test_map_run_by_keys(project: Project, monkeypatch) -> None:
         opened: list[tuple[str | None, int | None]] = []
         monkeypatch.setattr(
             "ocr_tui.ui.screens.map_run.open_in_editor",
-            lambda _node, file, line: opened.append((file, line)),
+            lambda _node, file, line, _sid=None: opened.append((file, line)),
         )
         await pilot.press("enter")  # into the section's files
         assert app.focused is screen.query_one("#map-files")

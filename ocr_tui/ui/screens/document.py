@@ -147,7 +147,8 @@ class DocumentScreen(DrilldownScreen):
     def load(self, known: tuple | None = None) -> None:
         if self.session_dir is None:
             return
-        project = getattr(self.app, "project", None)
+        project_of = getattr(self.app, "project_of", None)
+        project = project_of(self.session_id) if project_of else getattr(self.app, "project", None)
         root = str(project.root) if project is not None else None
         self._load(self.session_dir, self.rel_path, known, root)
 

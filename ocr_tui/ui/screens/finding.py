@@ -235,7 +235,7 @@ class FindingScreen(RoundReaderScreen):
         if f is None:
             self.app.bell()
             return
-        open_in_editor(self, f.location.file, f.location.line_start)
+        open_in_editor(self, f.location.file, f.location.line_start, self.session_id)
 
     def action_copy_location(self) -> None:
         f = self.finding

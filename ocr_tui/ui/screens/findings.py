@@ -391,7 +391,7 @@ class FindingsScreen(RoundReaderScreen):
         if finding is None:
             self.app.bell()
             return
-        open_in_editor(self, finding.location.file, finding.location.line_start)
+        open_in_editor(self, finding.location.file, finding.location.line_start, self.session_id)
 
     def action_copy_location(self) -> None:
         """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""

@@ -18,7 +18,7 @@ from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.list_layout import SORT_COLUMN
-from ocr_tui.ui.listing import ListQuery, formats_of
+from ocr_tui.ui.listing import ListQuery, formats_of, projects_of
 from ocr_tui.ui.navigation import Open, SessionTarget
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.empty_state import EmptyState
@@ -39,7 +39,7 @@ class MainScreen(ListKeys):
 
     _refresh_due = False
     _had_sessions = False  # whether the list's keys applied at the last refresh of bindings
-    _formats_seen = 0  # how many formats the bindings were last refreshed for
+    _formats_seen = (0, 0)  # how many formats and projects the bindings were refreshed for
 
     app: Dashboard  # (typing only) what this screen reads of the app
 
@@ -102,6 +102,9 @@ class MainScreen(ListKeys):
     def formats(self) -> list[str]:
         return formats_of(self.app.sessions.values())
 
+    def projects(self) -> list[str]:
+        return projects_of(self.app.sessions.values())
+
     def _tick(self) -> None:
         if not self.is_current:
             return
@@ -114,15 +117,17 @@ class MainScreen(ListKeys):
 
     @property
     def list_query(self) -> ListQuery:
-        return ListQuery(self.filter, self.format, self.search, self.sort, self.reverse)
+        return ListQuery(
+            self.filter, self.format, self.search, self.sort, self.reverse, self.project
+        )
 
     def visible(self) -> list[SessionView]:
         return self.list_query.apply(self.app.sessions.values())
 
     def refresh_view(self) -> None:
-        formats = self.formats()
-        if len(formats) != self._formats_seen:
-            self._formats_seen = len(formats)
+        formats, projects = self.formats(), self.projects()
+        if (len(formats), len(projects)) != self._formats_seen:
+            self._formats_seen = (len(formats), len(projects))
             self.refresh_bindings()
         query = self.list_query
         views = query.apply(self.app.sessions.values())
@@ -132,7 +137,13 @@ class MainScreen(ListKeys):
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse))
         self.table.sync(views, self.app.now(), resort=not self.app.unread)
         bar = self.query_one(FilterBar)
-        bar.show(self.app, query, shown=len(views), several_formats=len(formats) > 1)
+        bar.show(
+            self.app,
+            query,
+            shown=len(views),
+            several_formats=len(formats) > 1,
+            several_projects=len(projects) > 1,
+        )
         # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
         summed = self.app.sessions.values() if self.format in ("all", "ocr") else []
         self.query_one(SummaryBar).show(summed)
@@ -173,7 +184,7 @@ class MainScreen(ListKeys):
         self.refresh_view()
         self.refresh_bindings()
 
-    watch_filter = watch_format = watch_sort = watch_reverse = _query_changed
+    watch_filter = watch_format = watch_sort = watch_reverse = watch_project = _query_changed
     watch_search = _query_changed
 
     def select_session(self, session_id: str) -> bool:
@@ -185,6 +196,7 @@ class MainScreen(ListKeys):
             self.set_reactive(MainScreen.search, "")
             self.set_reactive(MainScreen.filter, "all")
             self.set_reactive(MainScreen.format, "all")
+            self.set_reactive(MainScreen.project, "all")
             self.refresh_view()
         found = self.table.select(session_id)
         self.set_focus(self.table)

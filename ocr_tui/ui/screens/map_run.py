@@ -257,7 +257,7 @@ class MapRunScreen(RoundReaderScreen):
             self.app.bell()
             self.notify("No file to open: this section lists none.", timeout=3, markup=False)
             return
-        open_in_editor(self, file.path, None)
+        open_in_editor(self, file.path, None, self.session_id)
 
     def action_step(self, delta: int) -> None:
         """The run before or after, in place."""

@@ -6,6 +6,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ocr_tui.core.registry import source_classes
+from ocr_tui.core.workspace import Scope
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.listing import ListQuery
@@ -34,6 +35,9 @@ def empty_message(app: Dashboard, query: ListQuery) -> Content:
             "these directories appears.",
             demo,
         )
+    scope = getattr(app, "scope", None)
+    if scope is not None:
+        return _several_message(app, scope, query)
     sessions_dir = fmt.display_path(app.project.sessions_dir)
     if app.status == "loading":
         return _message("Reading sessions…", f"Looking in {sessions_dir}")
@@ -57,11 +61,50 @@ def empty_message(app: Dashboard, query: ListQuery) -> Content:
             "(or /ocr-map) in your coding agent, in this project.",
             demo,
         )
+    return _no_match(query)
+
+
+def _several_message(app: Dashboard, scope: Scope, query: ListQuery) -> Content:
+    """The same, for several projects (`ocr-tui PATH PATH…`, `--scan DIR`)."""
+    where = fmt.display_path(scope.root)
+    if scope.scan is not None:
+        projects = f"every project under {where} ({scope.depth} levels down at most)"
+    else:
+        projects = f"{len(scope.projects)} projects in {where}"
+    if app.status == "loading":
+        return _message("Reading sessions…", f"Looking in {projects}")
+    if app.status == "project-missing":
+        if scope.scan is not None:
+            return _message(
+                "No projects yet",
+                f"No directory under {where} holds a session store ({scope.depth} levels"
+                " down at most; node_modules, virtualenvs and hidden directories are skipped)."
+                " We keep looking, and show a project's sessions as soon as one appears:",
+                looked_for(),
+            )
+        return _message(
+            "The projects' directories were deleted",
+            f"None of the {len(scope.projects)} projects in {where} has its directory any"
+            " more. We keep waiting, and show their sessions as soon as one comes back.",
+        )
+    if not app.sessions:
+        return _message(
+            "No sessions yet",
+            f"Watching {projects}",
+            "A session appears here as soon as a review starts: run /ocr-review "
+            "(or /ocr-map) in your coding agent, in one of them.",
+        )
+    return _no_match(query)
+
+
+def _no_match(query: ListQuery) -> Content:
     hints: list[str | Content] = []
     if query.filter != "all":
         hints.append(Content.assemble("Press ", ("1", KEY), " to show all sessions."))
     if query.format != "all":
         hints.append(Content.assemble("Press ", ("t", KEY), " to change the format shown."))
+    if query.project != "all":
+        hints.append(Content.assemble("Press ", ("p", KEY), " to change the project shown."))
     if query.search:
         hints.append(Content.assemble("Press ", ("Esc", KEY), " to clear the search."))
     return _message("No sessions match", "Nothing matches the filter and search above.", *hints)

@@ -17,13 +17,23 @@ class FilterBar(Static):
 
     _key: tuple = ()
 
-    def show(self, app: Dashboard, query: ListQuery, *, shown: int, several_formats: bool) -> None:
+    def show(
+        self,
+        app: Dashboard,
+        query: ListQuery,
+        *,
+        shown: int,
+        several_formats: bool,
+        several_projects: bool = False,
+    ) -> None:
         """`shown`: how many sessions the list shows."""
         total, unread = len(app.sessions), app.unread
         parts: list[str | tuple[str, str]] = [("Filter: ", "$text-muted"), (query.filter, KEY)]
         if query.format != "all" or several_formats:
             name = "all" if query.format == "all" else fmt.framework_label(query.format)
             parts += [(" · format: ", "$text-muted"), (name, KEY)]
+        if query.project != "all" or several_projects:
+            parts += [(" · project: ", "$text-muted"), (fmt.safe(query.project, 30), KEY)]
         if query.search:
             search = fmt.safe(query.search, 40)
             parts += [(" · search: ", "$text-muted"), (f"'{search}'", KEY)]

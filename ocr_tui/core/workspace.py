@@ -1,0 +1,294 @@
+"""Several projects at once (`ocr-tui PATH PATH…`, `--scan DIR`): one `Engine` per project,
+behind the Engine's own interface, so the watcher (`core.watch`), the dashboard and the
+headless commands drive them as they drive one.
+
+Each project has a short name (`core.discover.short_names`: `api`, `team-a/web`); its views
+carry it (`SessionView.project`) and their ids start with it (`api/2026-11-23-main`), so ids
+stay unique across projects. With `--scan DIR`, the directory is walked again every
+DISCOVER_EVERY_S (on the watcher's tick, in its thread): a project that appears is read and
+watched, one whose store is gone leaves the list. Projects named on the command line stay.
+
+`Scope` says what to show; `make_engine` builds an `Engine` for one project (so its ids and
+output are those of one project, unchanged) and a `Workspace` for more.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import ChainMap
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from ocr_tui.core.discover import DEFAULT_DEPTH, find_projects, short_names
+from ocr_tui.core.engine import Engine, utcnow
+from ocr_tui.core.project import Project
+from ocr_tui.core.refresh import Diff
+from ocr_tui.core.sessions import sort_key
+from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.timeutil import fmt_ts
+from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
+
+DISCOVER_EVERY_S = 3.0  # `--scan`: how often DIR is walked again for projects
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What to show: `projects` (found from the paths given), and with `scan` every project
+    found under that directory, `depth` levels down at most."""
+
+    projects: tuple[Project, ...] = ()
+    scan: Path | None = None
+    depth: int = DEFAULT_DEPTH
+
+    @property
+    def several(self) -> bool:
+        """More than one project, or as many as a scan finds: the workspace's ways (names,
+        a project column); else one project's, unchanged."""
+        return self.scan is not None or len(self.projects) > 1
+
+    @property
+    def root(self) -> Path:
+        """The directory that holds them all (the scanned one)."""
+        if self.scan is not None:
+            return self.scan
+        roots = [str(p.root) for p in self.projects]
+        if not roots:
+            return Path.cwd()
+        try:
+            return Path(os.path.commonpath(roots))
+        except ValueError:  # different drives
+            return self.projects[0].root
+
+
+def make_engine(
+    scope: Scope, *, stall_after: float = DEFAULT_STALL_AFTER, clock=utcnow
+) -> Engine | Workspace:
+    """One project's Engine (its output unchanged), or a Workspace of several."""
+    if not scope.several:
+        return Engine(scope.projects[0], stall_after=stall_after, clock=clock)
+    return Workspace(scope, stall_after=stall_after, clock=clock)
+
+
+class Workspace:
+    """Every project of a `Scope`, each one's sessions in its own Engine."""
+
+    def __init__(
+        self,
+        scope: Scope,
+        *,
+        stall_after: float = DEFAULT_STALL_AFTER,
+        clock: Callable[[], datetime] = utcnow,
+        markers: Callable[[], list[str]] | None = None,
+    ) -> None:
+        self.scope = scope
+        self.project = Project(scope.root)  # where they all are (Snapshot.project)
+        self.stall_after = stall_after
+        self.clock = clock  # read at each call (tests set it after construction)
+        self.truncated = False  # the last scan stopped at discover.MAX_DIRS directories
+        self._markers = markers
+        self._given = {p.root for p in scope.projects}
+        self._names: dict[Path, str] = {}
+        self.engines: dict[Path, Engine] = {}
+        self._views: ChainMap[str, SessionView] = ChainMap()
+        self._next_look = 0.0
+        self._add(p.root for p in scope.projects)
+        # `--scan`: the first walk is left to the first call that reads (`_first_look`), in
+        # the thread that calls it: a dashboard builds its engine on the UI thread.
+        self._looked = scope.scan is None
+
+    def _first_look(self) -> None:
+        if not self._looked:
+            self._looked = True
+            self._add(self._look())
+
+    # -- the projects ---------------------------------------------------------------------
+
+    def _look(self) -> list[Path]:
+        """The projects under the scanned directory now (a walk: in a worker thread)."""
+        assert self.scope.scan is not None
+        if self._markers is None:
+            from ocr_tui.core.registry import markers
+
+            self._markers = markers
+        found = find_projects(self.scope.scan, self._markers(), depth=self.scope.depth)
+        self.truncated = found.truncated
+        self._next_look = time.monotonic() + DISCOVER_EVERY_S
+        return found.roots
+
+    def _add(self, roots: Iterable[Path]) -> list[Engine]:
+        new = [r for r in dict.fromkeys(roots) if r not in self.engines]
+        if not new:
+            return []
+        self._names = short_names(new, self._names)
+        added = []
+        for root in new:
+            engine = Engine(
+                Project(root), stall_after=self.stall_after, clock=self._now, name=self._names[root]
+            )
+            self.engines[root] = engine
+            added.append(engine)
+        self.engines = dict(sorted(self.engines.items(), key=lambda kv: self._names[kv[0]]))
+        self._views = ChainMap(*(e.views for e in self.engines.values()))
+        return added
+
+    def _now(self) -> datetime:
+        return self.clock()
+
+    def refs(self) -> list[ProjectRef]:
+        """Every project shown, by name."""
+        self._first_look()
+        return [ProjectRef(name=e.name or "", path=str(r)) for r, e in self.engines.items()]
+
+    def project_named(self, name: str) -> Project | None:
+        for engine in self.engines.values():
+            if engine.name == name:
+                return engine.project
+        return None
+
+    def discover(self) -> bool:
+        """`--scan`: walk the directory again (at most every DISCOVER_EVERY_S); True when new
+        projects were found (their engines are added, not yet read)."""
+        self._first_look()
+        if self.scope.scan is None or time.monotonic() < self._next_look:
+            return False
+        return bool(self._add(self._look()))
+
+    def _rediscover(self) -> tuple[list[SessionView], list[str], bool]:
+        """The projects found and gone since the last walk: the new ones read whole (their
+        views), the gone ones' ids; True when either (the watch must be re-armed)."""
+        if self.scope.scan is None or time.monotonic() < self._next_look:
+            return [], [], False
+        now = set(self._look())
+        gone = [r for r in self.engines if r not in now and r not in self._given]
+        removed: list[str] = []
+        for root in gone:
+            removed += sorted(self.engines.pop(root).views)
+        added = self._add(r for r in sorted(now) if r not in self.engines)
+        if gone and not added:
+            self._views = ChainMap(*(e.views for e in self.engines.values()))
+        changed = [v for e in added for v in e.scan()]
+        return changed, removed, bool(gone or added)
+
+    # -- Engine's interface -----------------------------------------------------------------
+
+    @property
+    def views(self) -> ChainMap[str, SessionView]:
+        return self._views
+
+    @property
+    def headers(self) -> dict[str, Header]:
+        return {f"{e.name}/{k}": h for e in self.engines.values() for k, h in e.headers.items()}
+
+    @property
+    def headers_version(self) -> tuple[tuple[str | None, int], ...]:
+        """Changes whenever `headers` does (compared, never counted)."""
+        return tuple((e.name, e.headers_version) for e in self.engines.values())
+
+    @property
+    def pending(self) -> list[str]:
+        return [vid for e in self.engines.values() for vid in e.pending]
+
+    @property
+    def touched(self) -> set[str]:
+        return {vid for e in self.engines.values() for vid in e.touched}
+
+    def watch_roots(self) -> list[Path]:
+        self._first_look()
+        return [d for e in self.engines.values() for d in e.watch_roots()]
+
+    def anchors(self) -> list[Path]:
+        return [d for e in self.engines.values() for d in e.anchors()]
+
+    def has_sessions_dir(self) -> bool:
+        return any(e.has_sessions_dir() for e in self.engines.values())
+
+    def accept(self, path: str) -> bool:
+        return any(e.accept(path) for e in self.engines.values())
+
+    def scan(self) -> list[SessionView]:
+        self._first_look()
+        for e in list(self.engines.values()):
+            e.scan()
+        return self.sessions()
+
+    def rescan(self) -> Diff:
+        changed: list[SessionView] = []
+        removed: list[str] = []
+        for e in list(self.engines.values()):
+            c, r = e.rescan()
+            changed += c
+            removed += r
+        return changed, removed
+
+    def begin(self, *, placeholders: bool = True) -> list[SessionView]:
+        self._first_look()
+        for e in list(self.engines.values()):
+            e.begin(placeholders=placeholders)
+        return self.sessions()
+
+    def step(self, budget_s: float | None = 0.05) -> list[SessionView]:
+        deadline = None if budget_s is None else time.perf_counter() + budget_s
+        out: list[SessionView] = []
+        for e in list(self.engines.values()):
+            if not e.pending:
+                continue
+            left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+            out += e.step(left)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return out
+
+    def settle(self) -> None:
+        for e in self.engines.values():
+            e.settle()
+
+    def sessions(self) -> list[SessionView]:
+        return sorted(self._views.values(), key=sort_key)
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(
+            version=1,
+            project=str(self.project.root),
+            generated_at=fmt_ts(self.clock()) or "",
+            sessions=self.sessions(),
+            headers=[h for _, h in sorted(self.headers.items())],
+            projects=self.refs(),
+        )
+
+    def apply(self, paths: Iterable[str | Path]) -> Diff:
+        paths = list(paths)
+        return self._each(lambda e: e.apply(paths))
+
+    def relist(self, ids: Iterable[str] = ()) -> Diff:
+        ids = list(ids)
+        return self._each(lambda e: e.relist([i for i in ids if i in e.views]))
+
+    def restale(self) -> list[SessionView]:
+        return [v for e in list(self.engines.values()) for v in e.restale()]
+
+    def poll(self) -> tuple[list[SessionView], list[str], bool]:
+        changed, removed, rearm = self._rediscover()
+        for e in list(self.engines.values()):
+            c, r, again = e.poll()
+            changed += c
+            removed += r
+            rearm = rearm or again
+        return changed, sorted(set(removed)), rearm
+
+    def clear(self) -> list[str]:
+        removed: list[str] = []
+        for e in self.engines.values():
+            removed += e.clear()
+        return sorted(removed)
+
+    def _each(self, call: Callable[[Engine], Diff]) -> Diff:
+        changed: list[SessionView] = []
+        removed: list[str] = []
+        for e in list(self.engines.values()):
+            c, r = call(e)
+            changed += c
+            removed += r
+        return changed, sorted(set(removed))
