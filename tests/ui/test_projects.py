@@ -1,0 +1,170 @@
+"""Several projects in one dashboard (`ocr-tui PATH PATH…`, `--scan DIR`): the Project column,
+`p` to show one project, the palette's entries, paths resolved in each session's own project,
+and a project that appears under the scanned directory while the app runs."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import msgspec
+import pytest
+from textual.pilot import Pilot
+
+from ocr_tui.cli import make_app
+from ocr_tui.core import workspace
+from ocr_tui.core.project import Project
+from ocr_tui.core.workspace import Scope
+from ocr_tui.ui.screens.help import HelpScreen
+from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.widgets.filter_bar import FilterBar
+
+from .builders import (
+    NOW,
+    SIZE,
+    RoundSpec,
+    fixed_clock,
+    loaded,
+    make_project,
+    sample_project,
+    table_ids,
+    wait_until,
+    write_session,
+)
+
+
+def web_project(root: Path) -> Project:
+    """Two sessions, one with an id the sample project has too."""
+    p = make_project(root)
+    write_session(
+        p, "2026-03-10-feat-auth", phase="discourse", started=NOW - timedelta(minutes=40),
+        updated=NOW - timedelta(minutes=2),
+        rounds=[RoundSpec({"principal-1": ["high"], "security-1": ["medium", "low"]})],
+    )  # fmt: skip
+    write_session(
+        p, "2026-03-09-landing-page", phase="complete", status="closed",
+        started=NOW - timedelta(hours=30), updated=NOW - timedelta(hours=29),
+        rounds=[RoundSpec({"principal-1": []}, verdict="APPROVE")],
+    )  # fmt: skip
+    return p
+
+
+@pytest.fixture
+def two(home: Path) -> Scope:
+    return Scope((sample_project(home / "code" / "api"), web_project(home / "code" / "web")))
+
+
+def bar_text(app) -> str:
+    return str(app.main_screen.query_one(FilterBar).render())
+
+
+async def settle(pilot: Pilot) -> None:
+    await loaded(pilot)
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+def test_two_projects_snapshot(snap_compare, two) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press("j")
+
+    app = make_app(None, scope=two, clock=fixed_clock)
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+async def test_p_shows_one_project_then_the_next_then_all(two) -> None:
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        ids = table_ids(app)
+        # the same session id in both projects: two rows, told apart by their project
+        assert {"api/2026-03-10-feat-auth", "web/2026-03-10-feat-auth"} <= set(ids)
+        assert app.main_screen.table.get_cell("web/2026-03-10-feat-auth", "project").plain == (
+            "web"
+        )
+        assert app.main_screen.table.get_cell("web/2026-03-10-feat-auth", "id").plain.endswith(
+            "feat-auth"
+        )
+        assert "project: all" in bar_text(app)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: all(i.startswith("api/") for i in table_ids(app)))
+        assert len(table_ids(app)) == 6 and "project: api" in bar_text(app)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: all(i.startswith("web/") for i in table_ids(app)))
+        assert len(table_ids(app)) == 2
+        await pilot.press("p")
+        await wait_until(pilot, lambda: len(table_ids(app)) == 8)
+        # `/` finds a project by its name too
+        await pilot.press("slash", "w", "e", "b", "enter")
+        await wait_until(pilot, lambda: len(table_ids(app)) == 2)
+        assert all(i.startswith("web/") for i in table_ids(app))
+
+
+async def test_a_session_opens_in_its_own_project(two, monkeypatch) -> None:
+    """Enter opens the session; the editor and documents resolve paths in its project."""
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert app.project_of("web/2026-03-10-feat-auth").root == two.projects[1].root
+        assert app.project_of("api/2026-03-10-feat-auth").root == two.projects[0].root
+        assert app.project_of("nope") is None
+        app.main_screen.select_session("web/2026-03-10-feat-auth")
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        assert app.screen.viewed_session_id == "web/2026-03-10-feat-auth"
+        planned: list[Path] = []
+        from ocr_tui.ui import editor_launch
+
+        monkeypatch.setattr(
+            editor_launch,
+            "make_plan",
+            lambda root, *_: planned.append(root) or editor_launch.Refusal("test"),
+        )
+        editor_launch.open_in_editor(app.screen, "src/a.py", 3, "web/2026-03-10-feat-auth")
+        await wait_until(pilot, lambda: planned)
+        assert planned == [two.projects[1].root]
+
+
+async def test_the_palette_and_help_name_the_projects(two) -> None:
+    from ocr_tui.ui.commands import SessionCommands
+
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        provider = SessionCommands(app.screen)
+        titles = [title for title, _, _ in provider._commands()]
+        assert {"Project: all projects", "Project: api", "Project: web"} <= set(titles)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert "project" in " ".join(str(s.render()) for s in app.screen.query("Static")).lower()
+
+
+async def test_one_project_has_no_project_column_nor_key(project) -> None:
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert all("/" not in sid for sid in table_ids(app))
+        assert "project" not in bar_text(app)
+        assert not app.main_screen.check_action("cycle_project", ())
+        assert all(v.project is msgspec.UNSET for v in app.sessions.values())
+
+
+async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypatch) -> None:
+    """The live path: a project made while the app runs is found, read and watched."""
+    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 0.0)
+    code = home / "code"
+    first = web_project(code / "web")
+    app = make_app(None, scope=Scope(scan=code), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        assert sorted(table_ids(app)) == ["web/2026-03-09-landing-page", "web/2026-03-10-feat-auth"]
+        new = make_project(code / "team" / "api")
+        write_session(new, "2026-03-10-hotfix", phase="reviews")
+        await wait_until(pilot, lambda: "api/2026-03-10-hotfix" in table_ids(app))
+        # and watched: a change in it reaches its row
+        write_session(new, "2026-03-10-hotfix", phase="discourse", updated=NOW)
+        await wait_until(
+            pilot, lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse"
+        )
+        assert first.root != new.root
