@@ -336,8 +336,11 @@ def _fill_phase(v: SessionView, adds: set[str], now: datetime, line: str, width:
 
 
 def _id(v: SessionView, adds: set[str]) -> str:
-    sid = safe_line(v.id)
-    return sid if DATE in adds else display.id_core(sid)
+    """The id, without its date until DATE is added; with several projects led by its
+    project's name (`api/main`)."""
+    sid = safe_line(display.local_id(v))
+    sid = sid if DATE in adds else display.id_core(sid)
+    return f"{safe_line(v.project)}/{sid}" if v.project else sid
 
 
 def _phase_text(v: SessionView, adds: set[str], cells: int | None = None) -> str:

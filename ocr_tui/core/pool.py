@@ -169,16 +169,24 @@ def _main_not_imported() -> Iterator[None]:
 
 
 class Pool:
-    """Worker processes for one scan; `close` ends them."""
+    """Worker processes for one scan; `close` ends them. The scans running at once (several
+    projects': `core.workspace`) share one set of workers, one per core, ended when the last
+    of them closes: never one set per project."""
+
+    _lock = threading.Lock()
+    _shared: Any = None  # the ProcessPoolExecutor, while some scan uses it
+    _users = 0
 
     def __init__(self) -> None:
-        import multiprocessing  # when a pool starts (~10 ms of start-up otherwise)
-        from concurrent.futures import ProcessPoolExecutor
-
-        ctx = multiprocessing.get_context("spawn")
-        self._ex = ProcessPoolExecutor(
-            max_workers=workers(), mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
-        )
+        with Pool._lock:
+            ex = Pool._shared
+            if ex is None or getattr(ex, "_broken", False):  # none, or a worker died in it
+                if ex is not None:
+                    ex.shutdown(wait=False, cancel_futures=True)
+                ex = Pool._shared = _executor()
+            Pool._users += 1
+        self._ex = ex
+        self._closed = False
 
     def submit(self, src: Any, items: list[tuple[str, Path]], now: datetime) -> Future | None:
         spec = f"{type(src).__module__}:{type(src).__qualname__}"
@@ -192,7 +200,28 @@ class Pool:
             return None
 
     def close(self) -> None:
-        self._ex.shutdown(wait=False, cancel_futures=True)
+        with Pool._lock:
+            if self._closed:
+                return
+            self._closed = True
+            Pool._users -= 1
+            ending = []
+            if Pool._users <= 0:  # the last user: end the workers (and a broken set's)
+                Pool._users = 0
+                ending = [ex for ex in {id(x): x for x in (self._ex, Pool._shared)}.values() if ex]
+                Pool._shared = None
+        for ex in ending:
+            ex.shutdown(wait=False, cancel_futures=True)
+
+
+def _executor() -> Any:
+    import multiprocessing  # when a pool starts (~10 ms of start-up otherwise)
+    from concurrent.futures import ProcessPoolExecutor
+
+    ctx = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        max_workers=workers(), mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
+    )
 
 
 def answers(fut: Future) -> list[tuple[int, bytes | None, bool, SessionView | None]] | None:

@@ -239,3 +239,29 @@ def test_re_reading_what_the_workers_sent_derives_nothing_here(tmp_path, monkeyp
         e.step(budget_s=None)
     e.settle()
     assert early and here == []
+
+
+def test_scans_at_once_share_one_set_of_workers() -> None:
+    """Several projects' scans (a workspace) use one executor, ended by the last to close;
+    one whose worker died is replaced (and shut down) for the next scan."""
+    a, b = pool.Pool(), pool.Pool()
+    try:
+        assert a._ex is b._ex
+        a.close()
+        a.close()  # twice: counted once
+        assert pool.Pool._shared is b._ex and not getattr(b._ex, "_shutdown_thread", False)
+        c = pool.Pool()
+        assert c._ex is b._ex
+        c.close()
+    finally:
+        b.close()
+    assert pool.Pool._shared is None and pool.Pool._users == 0
+    d = pool.Pool()
+    try:
+        d._ex._broken = "a worker died"  # as ProcessPoolExecutor marks itself
+        e = pool.Pool()
+        assert e._ex is not d._ex and pool.Pool._shared is e._ex
+        e.close()
+    finally:
+        d.close()
+    assert pool.Pool._shared is None and pool.Pool._users == 0

@@ -147,8 +147,9 @@ class MainScreen(ListKeys):
         # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
         summed = self.app.sessions.values() if self.format in ("all", "ocr") else []
         self.query_one(SummaryBar).show(summed)
-        in_view = {v.framework for v in views}
-        self.query_one(HeadersBar).show([h for h in self.app.headers if h.framework in in_view])
+        in_view = {(v.project, v.framework) for v in views}  # (with several projects: whose)
+        shown = [h for h in self.app.headers if (h.project, h.framework) in in_view]
+        self.query_one(HeadersBar).show(shown)
         self.set_class(self.app.project is None, "-no-project")
         empty = not views
         self.set_class(empty, "-empty")

@@ -50,6 +50,8 @@ def header_parts(h: Header, now: datetime) -> list[Content]:
     label = fmt.framework_label(h.framework)
     title = fmt.safe(h.title)
     head = title if title.lower().startswith(label.lower()) else f"{label} · {title}"
+    if h.project:  # one of several projects': whose
+        head = f"{fmt.safe(h.project, 30)} · {head}"
     parts = [Content.styled(head, "bold")]
     said = h.title.lower()
     facts = [f for f in h.facts if f.value.lower() not in said and not f.label[:1].isspace()]
