@@ -250,3 +250,44 @@ def test_watch_session_option_streams_only_that_session(tmp_path):
     assert ids[0] == ("snapshot", "2026-11-22-b")
     assert ("changed", "2026-11-22-b") in ids
     assert all(sid == "2026-11-22-b" for _, sid in ids)
+
+
+async def test_a_busy_project_does_not_starve_the_ticks(tmp_path: Path, monkeypatch):
+    """An agent writing without a pause of TICK_S (no Tick from the watcher) still gets the
+    ticks' work done every TICK_S: here, a project made under the scanned directory is found
+    while another one's state.json changes every 50 ms."""
+    from ocr_tui.core import watch, workspace
+    from ocr_tui.core.workspace import Scope, Workspace
+
+    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 0.0)
+    monkeypatch.setattr(watch, "TICK_S", 0.5)
+    busy = tmp_path / "busy"
+    state = busy / ".ocr" / "sessions" / "2026-11-22-main" / "state.json"
+    write_json(state, {"current_phase": "context", "status": "active"})
+    c = Collector(Workspace(Scope(scan=tmp_path)))
+    task = asyncio.create_task(c.run())
+    stop_writing = asyncio.Event()
+
+    async def write_forever() -> None:
+        n = 0
+        while not stop_writing.is_set():
+            n += 1
+            write_json(state, {"current_phase": "reviews", "status": "active", "n": n})
+            await asyncio.sleep(0.05)
+
+    writer = asyncio.create_task(write_forever())
+    try:
+        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        await c.wait_for(changed_phase("busy/2026-11-22-main", "reviews"))
+        write_json(tmp_path / "new" / ".ocr" / "sessions" / "2026-11-23-x" / "state.json",
+                   {"current_phase": "context", "status": "active"})  # fmt: skip
+        await c.wait_for(
+            lambda ev: (
+                isinstance(ev, Changed) and any(v.id == "new/2026-11-23-x" for v in ev.sessions)
+            )
+        )
+    finally:
+        stop_writing.set()
+        await writer
+        c.stop.set()
+        await asyncio.wait_for(task, TIMEOUT)

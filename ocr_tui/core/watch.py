@@ -13,6 +13,7 @@ No Textual here: the dashboard and `watch --jsonl` both consume it.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import aclosing
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 from ocr_tui.core.watcher import (
     EVERYTHING,
     POLL_DELAY_MS,
+    TICK_S,
     Paths,
     Refused,
     Tick,
@@ -173,6 +175,7 @@ async def _follow(
     """`Changed` per batch or tick that changed anything, until the watch must be re-armed
     (a watched directory went, or a format's directory appeared) or `stop` is set."""
     hv = engine.headers_version
+    tick_due = time.monotonic() + TICK_S
     while not stop.is_set():
         if engine.pending and watch.quiet():
             derived = await asyncio.to_thread(engine.step)
@@ -187,11 +190,18 @@ async def _follow(
                 _tick, engine, event.recheck
             )
             touched = frozenset()
+            tick_due = time.monotonic() + TICK_S
         elif isinstance(event, Paths):
             changed, removed, now_dir, now_roots = await asyncio.to_thread(
                 _apply, engine, event.paths
             )
             rearm, touched = False, frozenset(engine.touched)
+            if time.monotonic() >= tick_due:
+                # Files change without a pause of TICK_S (a busy agent): a tick's work all the
+                # same, every TICK_S (stalled times, unwatched places, new projects).
+                tick_due = time.monotonic() + TICK_S
+                more, gone, rearm, now_dir, now_roots = await asyncio.to_thread(_tick, engine, [])
+                changed, removed = _merge(changed, more), sorted({*removed, *gone})
         else:  # stopped, the watch ended, or a root went: re-arm
             return
         if changed or removed or touched or now_dir != has_dir or engine.headers_version != hv:

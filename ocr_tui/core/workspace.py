@@ -32,6 +32,7 @@ from ocr_tui.core.timeutil import fmt_ts
 from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
 
 DISCOVER_EVERY_S = 3.0  # `--scan`: how often DIR is walked again for projects
+LOOK_SHARE = 20  # ...at most: a walk that took t seconds waits 20 t before the next
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,12 @@ class Workspace:
             from ocr_tui.core.registry import markers
 
             self._markers = markers
+        start = time.monotonic()
         found = find_projects(self.scope.scan, self._markers(), depth=self.scope.depth)
         self.truncated = found.truncated
-        self._next_look = time.monotonic() + DISCOVER_EVERY_S
+        took = time.monotonic() - start
+        # every DISCOVER_EVERY_S, or less often where a walk is long: 5% of a core at most
+        self._next_look = start + took + max(DISCOVER_EVERY_S, LOOK_SHARE * took)
         return found.roots
 
     def _add(self, roots: Iterable[Path]) -> list[Engine]:
