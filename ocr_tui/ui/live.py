@@ -119,8 +119,8 @@ class LiveApp(App[None]):
         # "desktop": the escape this terminal understands ("bell" when it is not known, or
         # when tmux would drop it)
         self._notify_protocol = "bell"
-        if notify == "desktop" and not notifier.tmux_blocks_passthrough(os.environ):
-            self._notify_protocol = notifier.choose_protocol(os.environ)
+        if notify == "desktop":
+            self._notify_protocol = notifier.desktop_protocol(os.environ)
         self._notify_tmux = notifier.in_tmux(os.environ)
         self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")

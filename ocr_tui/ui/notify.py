@@ -3,29 +3,37 @@ session started, a phase changed, a round completed with its verdict and blocker
 session stalled or finished) told to a user who is not looking at the dashboard, as the
 terminal's bell or as a desktop notification the terminal raises for an escape sequence.
 
-No Textual, and pure but for `tmux_blocks_passthrough` (which asks tmux, once, as the app is
-built). `LiveApp` (`ocr_tui.ui.live`) writes what this returns, on the UI thread.
+No Textual, and pure but for `ask_tmux` (which asks tmux, once, as the app is built).
+`LiveApp` (`ocr_tui.ui.live`) writes what this returns, on the UI thread.
 
 The escape is chosen from the terminal's identity in the environment (`choose_protocol`); the
 first that matches wins:
 
 - kitty (`KITTY_WINDOW_ID`, `TERM=xterm-kitty`, `TERM_PROGRAM=kitty`): OSC 99, kitty's own
-  (a title and a body; a newer note on the same session replaces the one shown);
+  (a title and a body; from kitty 0.36 a newer note on the same session replaces the one
+  shown, before that each is a note of its own);
 - iTerm2 (`TERM_PROGRAM=iTerm.app`, `LC_TERMINAL=iTerm2`, `ITERM_SESSION_ID`): OSC 9 (one
   text: `title: body`);
 - WezTerm (`WEZTERM_EXECUTABLE`, `WEZTERM_PANE`, `TERM_PROGRAM=WezTerm`), Ghostty
   (`GHOSTTY_RESOURCES_DIR`, `TERM_PROGRAM=ghostty`, `TERM=xterm-ghostty`), foot (`TERM=foot*`),
-  urxvt (`TERM=rxvt-unicode*`, with its `notify` extension), Konsole (`KONSOLE_VERSION`),
-  Windows Terminal (`WT_SESSION`; 1.25 on), VTE terminals (`VTE_VERSION`: GNOME Terminal,
-  Tilix..., shown where the distribution carries Fedora's notification patch): OSC 777;
+  Konsole (`KONSOLE_VERSION`), Windows Terminal (`WT_SESSION`; 1.25 on): OSC 777;
+- VTE terminals (`VTE_VERSION`: GNOME Terminal, Tilix, xfce4-terminal...) and urxvt
+  (`TERM=rxvt-unicode*`): OSC 777 and the bell (`osc777+bell`). They show OSC 777 only with a
+  patch or an extension (Fedora's and Ubuntu's GNOME Terminal; urxvt with a `notify-osc`
+  perl extension) and drop it silently without: Debian's GNOME Terminal 3.46 and
+  xfce4-terminal 1.0 showed nothing, so the bell rings as well;
 - anything else (Apple Terminal, Alacritty, VS Code, ConEmu, the Linux console...): the bell.
 
 Inside tmux (`$TMUX`) the outer terminal is the one that shows the notification: the variables
 above that it exported before tmux started (tmux sets `TERM_PROGRAM=tmux` itself, which names no
-terminal) pick the escape, and it is wrapped in tmux's passthrough (`ESC P tmux; … ESC \\`, every
-ESC inside doubled), which tmux 3.3+ forwards only with `set -g allow-passthrough on`: when
-tmux says it is off (`tmux_blocks_passthrough`), the bell instead, as tmux would drop the
-escape without a trace. The bell needs no wrapping: tmux passes it on by itself (`bell-action`).
+terminal) pick the escape, and where they name none, the `TERM` of the terminal attached
+(tmux's `client_termname`: foot and urxvt export nothing else); the escape is wrapped in tmux's
+passthrough (`ESC P tmux; … ESC \\`, every ESC inside doubled), which tmux 3.3+ forwards only
+with `set -g allow-passthrough on`: when tmux says it is off (`ask_tmux`), the bell instead,
+as tmux would drop the escape without a trace. The bell needs no wrapping: tmux passes it on
+by itself (`bell-action`). Tried for real (Debian 12, notifications read off D-Bus): kitty
+0.26 (OSC 99, 9 and 777 all shown), foot 1.13 (777 and 9), Konsole 22.12 (777), each end to
+end with `--notify desktop`, kitty and foot through tmux 3.3 too; xterm, Alacritty: the bell.
 
 Every title and body is cleaned (`clean`): no control character at all (C0, DEL, C1, so no
 ESC, BEL or ST; the bidi overrides), whitespace runs one space, at most TITLE_CELLS / BODY_CELLS
@@ -46,7 +54,7 @@ from ocr_tui.core.textsafe import unsurrogate
 from ocr_tui.ui.toasts import MAX_NEW_SESSION_TOASTS, MAX_SESSION_TOASTS, TITLES, Event
 
 MODES = ("off", "bell", "desktop")
-PROTOCOLS = ("osc99", "osc9", "osc777", "bell")
+PROTOCOLS = ("osc99", "osc9", "osc777", "osc777+bell", "bell")
 TITLE_CELLS = 40
 BODY_CELLS = 120
 APP = "ocr-tui"
@@ -61,9 +69,12 @@ _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069
 _SPACE = re.compile(r"[\s\u2028\u2029]+")
 
 
-def choose_protocol(env: Mapping[str, str]) -> str:
-    """One of PROTOCOLS for the terminal `env` (os.environ) describes (the table above)."""
+def choose_protocol(env: Mapping[str, str], outer_term: str = "") -> str:
+    """One of PROTOCOLS for the terminal `env` (os.environ) describes (the table above);
+    `outer_term`: inside tmux, the TERM of the terminal attached (`ask_tmux`)."""
     term = env.get("TERM", "")
+    if outer_term and in_tmux(env) and term.startswith(("tmux", "screen")):
+        term = outer_term
     program = env.get("TERM_PROGRAM", "")
     if env.get("KITTY_WINDOW_ID") or term == "xterm-kitty" or program == "kitty":
         return "osc99"
@@ -73,10 +84,10 @@ def choose_protocol(env: Mapping[str, str]) -> str:
         return "osc777"
     if env.get("GHOSTTY_RESOURCES_DIR") or program == "ghostty" or term == "xterm-ghostty":
         return "osc777"
-    if term.startswith(("foot", "rxvt-unicode")):
+    if term.startswith("foot") or env.get("KONSOLE_VERSION") or env.get("WT_SESSION"):
         return "osc777"
-    if env.get("KONSOLE_VERSION") or env.get("WT_SESSION") or env.get("VTE_VERSION"):
-        return "osc777"
+    if term.startswith("rxvt-unicode") or env.get("VTE_VERSION"):
+        return "osc777+bell"
     return "bell"
 
 
@@ -84,21 +95,46 @@ def in_tmux(env: Mapping[str, str]) -> bool:
     return bool(env.get("TMUX"))
 
 
-def tmux_blocks_passthrough(
+@dataclass(frozen=True)
+class Tmux:
+    """What tmux says of the pane ocr-tui runs in: whether its `allow-passthrough` is off
+    (the escapes would be dropped), and the TERM of the terminal attached ("" unknown)."""
+
+    blocks: bool = False
+    term: str = ""
+
+
+TMUX_ASK = "#{allow-passthrough}\t#{client_termname}"
+
+
+def ask_tmux(
     env: Mapping[str, str], run: Callable[..., subprocess.CompletedProcess] = subprocess.run
-) -> bool:
-    """Inside tmux, does its pane's `allow-passthrough` say "off"? (tmux before 3.3 has no
-    such option and passes the escape on; any failure to ask counts as "not off".)"""
+) -> Tmux:
+    """Inside tmux, one question to it (`Tmux`); outside, or when tmux cannot be asked,
+    `Tmux()`. `allow-passthrough` reads 0 when off, 1 or `all` when on, nothing before tmux
+    3.3 (no such option: the escape is passed on)."""
     if not in_tmux(env):
-        return False
+        return Tmux()
     try:
         done = run(
-            ["tmux", "show-options", "-Apv", "allow-passthrough"],
+            ["tmux", "display-message", "-p", TMUX_ASK],
             capture_output=True, text=True, timeout=1.0, check=False,
         )  # fmt: skip
     except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0 and done.stdout.strip() == "off"
+        return Tmux()
+    if done.returncode != 0:
+        return Tmux()
+    passthrough, _, term = done.stdout.strip("\n").partition("\t")
+    return Tmux(blocks=passthrough.strip() in ("0", "off"), term=clean(term, 40))
+
+
+def desktop_protocol(
+    env: Mapping[str, str], run: Callable[..., subprocess.CompletedProcess] = subprocess.run
+) -> str:
+    """The protocol `--notify desktop` uses here: `choose_protocol`'s, asking tmux inside it
+    (the bell when tmux would drop the escape)."""
+    tmux = ask_tmux(env, run)
+    return "bell" if tmux.blocks else choose_protocol(env, tmux.term)
 
 
 def clean(text: object, cap: int) -> str:
@@ -187,4 +223,6 @@ def escapes(notes: Sequence[Note], protocol: str, tmux: bool) -> list[str]:
         return []
     if protocol == "bell":
         return [BEL]
-    return [escape_for(protocol, n.title, n.body, tmux, ident=kitty_ident(n.key)) for n in notes]
+    osc = "osc777" if protocol == "osc777+bell" else protocol
+    out = [escape_for(osc, n.title, n.body, tmux, ident=kitty_ident(n.key)) for n in notes]
+    return [*out, BEL] if protocol == "osc777+bell" else out

@@ -13,19 +13,22 @@ from textual.drivers.headless_driver import HeadlessDriver
 
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import Elapsed, Round, SessionView
+from ocr_tui.ui import notify
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.notify import (
     BODY_CELLS,
     TITLE_CELLS,
     Note,
+    Tmux,
+    ask_tmux,
     choose_protocol,
     clean,
+    desktop_protocol,
     escape_for,
     escapes,
     kitty_ident,
     notes_for,
-    tmux_blocks_passthrough,
 )
 from ocr_tui.ui.toasts import Event, transitions
 
@@ -54,10 +57,10 @@ TMUX = "/tmp/tmux-1000/default,42,0"
         ({"GHOSTTY_RESOURCES_DIR": "/usr/share/ghostty"}, "osc777"),
         ({"TERM": "foot"}, "osc777"),
         ({"TERM": "foot-extra"}, "osc777"),
-        ({"TERM": "rxvt-unicode-256color"}, "osc777"),
+        ({"TERM": "rxvt-unicode-256color"}, "osc777+bell"),  # with an extension only
         ({"KONSOLE_VERSION": "240802"}, "osc777"),
         ({"WT_SESSION": "5f6c-..."}, "osc777"),
-        ({"VTE_VERSION": "7600", "TERM": "xterm-256color"}, "osc777"),
+        ({"VTE_VERSION": "7600", "TERM": "xterm-256color"}, "osc777+bell"),  # patched only
         # inside tmux: the outer terminal's variables name it, tmux's own TERM_PROGRAM does not
         ({"TMUX": TMUX, "TERM_PROGRAM": "tmux", "KITTY_WINDOW_ID": "3"}, "osc99"),
         ({"TMUX": TMUX, "TERM_PROGRAM": "tmux", "TERM": "tmux-256color"}, "bell"),
@@ -123,7 +126,7 @@ def test_the_bell_is_never_wrapped() -> None:
 def test_tmux_that_drops_the_escape_gets_the_bell() -> None:
     def answer(out: str, rc: int = 0):
         def run(argv, **kw):
-            assert argv == ["tmux", "show-options", "-Apv", "allow-passthrough"]
+            assert argv == ["tmux", "display-message", "-p", notify.TMUX_ASK]
             return subprocess.CompletedProcess(argv, rc, out, "")
 
         return run
@@ -131,13 +134,40 @@ def test_tmux_that_drops_the_escape_gets_the_bell() -> None:
     def broken(argv, **kw):
         raise FileNotFoundError("tmux")
 
-    env = {"TMUX": TMUX}
-    assert tmux_blocks_passthrough(env, answer("off\n"))
-    assert not tmux_blocks_passthrough(env, answer("on\n"))
-    assert not tmux_blocks_passthrough(env, answer("all\n"))  # tmux 3.4: invisible panes too
-    assert not tmux_blocks_passthrough(env, answer("", 1))  # before 3.3: no such option
-    assert not tmux_blocks_passthrough(env, broken)
-    assert not tmux_blocks_passthrough({}, broken)  # not in tmux: tmux is not asked
+    env = {"TMUX": TMUX, "TERM": "tmux-256color", "KITTY_WINDOW_ID": "1"}
+    assert ask_tmux(env, answer("0\txterm-kitty\n")) == Tmux(blocks=True, term="xterm-kitty")
+    assert desktop_protocol(env, answer("0\txterm-kitty\n")) == "bell"
+    assert desktop_protocol(env, answer("1\txterm-kitty\n")) == "osc99"
+    assert not ask_tmux(env, answer("all\t\n")).blocks  # tmux 3.4: invisible panes too
+    assert ask_tmux(env, answer("\tfoot\n")) == Tmux(term="foot")  # before 3.3: no option
+    assert ask_tmux(env, answer("", 1)) == Tmux()
+    assert ask_tmux(env, broken) == Tmux()
+    assert ask_tmux({}, broken) == Tmux()  # not in tmux: tmux is not asked
+
+
+def test_inside_tmux_the_attached_terminal_names_itself() -> None:
+    """foot and urxvt export nothing but TERM, which tmux replaces: its `client_termname`
+    names them (seen for real: foot 1.13 in tmux 3.3a said `foot`)."""
+    env = {"TMUX": TMUX, "TERM": "tmux-256color", "TERM_PROGRAM": "tmux"}
+
+    def says(term: str):
+        return lambda argv, **kw: subprocess.CompletedProcess(argv, 0, f"1\t{term}\n", "")
+
+    assert desktop_protocol(env, says("foot")) == "osc777"
+    assert desktop_protocol(env, says("xterm-ghostty")) == "osc777"
+    assert desktop_protocol(env, says("rxvt-unicode-256color")) == "osc777+bell"
+    assert desktop_protocol(env, says("xterm-256color")) == "bell"
+    assert desktop_protocol(env, says("\x1b]0;x\x07foot")) == "bell"  # cleaned, not foot
+    # the outer TERM counts only for tmux's (or screen's) own TERM
+    assert choose_protocol({"TMUX": TMUX, "TERM": "xterm-256color"}, "foot") == "bell"
+    assert choose_protocol({"TERM": "screen"}, "foot") == "bell"  # not in tmux
+
+
+def test_uncertain_terminals_get_the_bell_too() -> None:
+    notes = [Note("T1", "B1", "s1"), Note("T2", "B2", "s2")]
+    out = escapes(notes, "osc777+bell", tmux=False)
+    assert out[:2] == [escape_for("osc777", n.title, n.body) for n in notes]
+    assert out[2:] == [BEL]  # one bell for the batch
 
 
 # -- hostile text ---------------------------------------------------------------------------
@@ -271,9 +301,9 @@ def test_the_events_a_session_raises() -> None:
 def test_the_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     assert LiveApp(None).notify_mode == "off"
     monkeypatch.setenv("TERM", "foot")
-    monkeypatch.setattr("ocr_tui.ui.notify.tmux_blocks_passthrough", lambda env: True)
+    monkeypatch.setattr("ocr_tui.ui.notify.ask_tmux", lambda env, run=None: Tmux(blocks=True))
     assert LiveApp(None, notify="desktop")._notify_protocol == "bell"
-    monkeypatch.setattr("ocr_tui.ui.notify.tmux_blocks_passthrough", lambda env: False)
+    monkeypatch.setattr("ocr_tui.ui.notify.ask_tmux", lambda env, run=None: Tmux())
     assert LiveApp(None, notify="desktop")._notify_protocol == "osc777"
     assert LiveApp(None, bell=True).notify_mode == "bell"
     assert LiveApp(None, notify="desktop").notify_mode == "desktop"
@@ -299,7 +329,7 @@ async def test_one_escape_for_a_session_not_on_screen(
     monkeypatch.setenv("TERM", "foot")
     if tmux:
         monkeypatch.setenv("TMUX", TMUX)
-    monkeypatch.setattr("ocr_tui.ui.notify.tmux_blocks_passthrough", lambda env: False)
+    monkeypatch.setattr("ocr_tui.ui.notify.ask_tmux", lambda env, run=None: Tmux())
     written: list[str] = []
     monkeypatch.setattr(HeadlessDriver, "write", lambda self, data: written.append(data))
     app = OcrTuiApp(project, clock=fixed_clock, notify="desktop")
