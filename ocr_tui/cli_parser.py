@@ -1,0 +1,217 @@
+"""The command line's grammar: every command's parser and options (`build_parser`), the
+duration and depth values they take, and `--version`. `ocr_tui.cli` runs what they parse.
+
+Start-up: the parser holds the options of the command given only (argparse reads no other's);
+`--help` without a command builds them all; `status`' and `findings`' options are read only
+when those run."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ocr_tui.core.discover import DEFAULT_DEPTH
+from ocr_tui.core.timeutil import parse_duration as parse_seconds
+
+COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "serve", "completion")
+TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
+
+
+def version() -> str:
+    """The installed distribution's version, else (run from a source tree) the package's."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+
+    try:
+        return dist_version("ocr-tui")
+    except PackageNotFoundError:
+        from ocr_tui import __version__
+
+        return __version__
+
+
+class _Version(argparse.Action):
+    """`--version`: looked up only when asked for (the metadata costs tens of milliseconds,
+    too much for every `status --oneline` of a tmux status bar)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kw) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kw)
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        sys.stdout.write(f"ocr-tui {version()}\n")  # as argparse's own: stdout, exit 0
+        parser.exit()
+
+
+def parse_duration(text: str) -> float:
+    """`30m`, `90s`, `2h`, or a number of minutes."""
+    seconds = parse_seconds(text, "m")
+    if seconds is None:
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 30m, 90s, 2h)")
+    return seconds
+
+
+def _common(p: argparse.ArgumentParser, *, path: bool = True) -> None:
+    if path:
+        p.add_argument(
+            "path",
+            nargs="?",
+            default=None,
+            help="a project, its .ocr, or .ocr/sessions (default: here, walking up as git does)",
+        )
+    p.add_argument(
+        "--stall-after",
+        type=parse_duration,
+        default=None,  # the config file's, else DEFAULT_STALL_AFTER (`_configure`)
+        metavar="DURATION",
+        help="a running session with no activity for this long is stalled (default 30m)",
+    )
+
+
+def _several(p: argparse.ArgumentParser) -> None:
+    """`_common`, with any number of PATHs (several projects at once) and `--scan DIR`."""
+    p.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a project, its .ocr, or .ocr/sessions (default: here, walking up as git does);"
+        " several: the sessions of every one, with a project column",
+    )
+    _common(p, path=False)
+    p.add_argument(
+        "--scan",
+        metavar="DIR",
+        help="also every project under DIR (--depth levels down; node_modules, virtualenvs"
+        " and hidden directories skipped), and those that appear later",
+    )
+    p.add_argument(
+        "--depth",
+        type=_depth,
+        default=DEFAULT_DEPTH,
+        metavar="N",
+        help=f"how many levels under --scan DIR to look for projects (default {DEFAULT_DEPTH})",
+    )
+
+
+def _depth(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if not 0 <= n <= 12:
+        raise argparse.ArgumentTypeError(f"not a depth from 0 to 12: {text!r}")
+    return n
+
+
+def _only(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--session",
+        action="append",
+        default=None,
+        metavar="ID",
+        help="only this session (its id as `status` prints it; may be given more than once)",
+    )
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """Every command's parser; given `command`, the others are listed (for `--help` and the
+    choice of command) without their options, which only their own modules know: `status`'s
+    and `findings`' are read only when those run."""
+    parser = argparse.ArgumentParser(
+        prog="ocr-tui",
+        description="A live terminal dashboard for Open Code Review sessions (and the code"
+        " workflow, scientific analysis and iDumb formats).",
+        epilog="With no command, opens the dashboard on PATH (an existing directory; a"
+        " directory named like a command: ./NAME).",
+    )
+    parser.add_argument("--version", action=_Version, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    d = sub.add_parser("dashboard", help="open the live dashboard (the default)")
+    _several(d)
+    d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
+    _notify_options(d)
+    d.add_argument("--sort", choices=("activity", "start", "name"), help="the list's order")
+    d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
+    d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
+
+    s = sub.add_parser("status", help=STATUS_HELP)
+    if command in (None, "status"):
+        _status_options(s)
+
+    if command in (None, "findings"):
+        from ocr_tui import findings_cli
+
+        findings_cli.add_parser(sub, _common, FINDINGS_HELP)
+    else:
+        sub.add_parser("findings", help=FINDINGS_HELP)
+
+    w = sub.add_parser("watch", help="stream session changes as JSON lines")
+    _several(w)
+    _only(w)
+    w.add_argument("--jsonl", action="store_true", help="JSON lines (the only format; default)")
+    w.add_argument("--poll", action="store_true", help="watch by polling")
+
+    sim = sub.add_parser("simulate", help="play a simulated OCR run into DIR")
+    sim.add_argument("dir", help="the directory to make an OCR project of")
+    sim.add_argument("--speed", type=float, default=1.0, help="time multiplier (default 1)")
+    sim.add_argument("--store", choices=("state.json", "ocr.db"), default="state.json")
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--loop", action="store_true", help="start a new live session after each")
+
+    demo = sub.add_parser("demo", help="open the dashboard on a live simulated review")
+    demo.add_argument("--speed", type=float, default=1.0, help="simulation speed (default 1)")
+    _notify_options(demo)
+
+    sv = sub.add_parser("serve", help="serve the dashboard to a browser (textual-serve)")
+    _several(sv)
+    sv.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
+    sv.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; any other: whoever reaches it sees"
+        " the project)",
+    )
+    sv.add_argument(
+        "--port", type=int, default=8000, help="the port (default 8000; 0: any free one)"
+    )
+
+    comp = sub.add_parser("completion", help="print a shell completion script (README: Install)")
+    comp.add_argument("shell", choices=("bash", "zsh", "fish"))
+    return parser
+
+
+NOTIFY_HELP = (
+    "on a phase change, a round completing, a session starting, stalling or finishing: ring"
+    " the terminal's bell, or raise a desktop notification through the terminal (OSC 777, 9"
+    " or 99 as it understands; the bell when it is not known). Never for the session on"
+    " screen. Default off"
+)
+
+
+def _notify_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--notify", choices=("off", "bell", "desktop"), help=NOTIFY_HELP)
+    p.add_argument(
+        "--bell", dest="notify", action="store_const", const="bell", help="--notify bell"
+    )
+
+
+STATUS_HELP = "print the sessions once and exit"
+FINDINGS_HELP = "one round's findings (table or JSON; a CI gate)"
+
+
+def _status_options(s: argparse.ArgumentParser) -> None:
+    from ocr_tui.status_text import ONELINE_WIDTH, columns_arg
+
+    _several(s)
+    _only(s)
+    fmt = s.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
+    fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
+    s.add_argument(
+        "--max-width",
+        type=columns_arg,
+        default=None,
+        metavar="N",
+        help=f"fit the table or the line in N columns (0: no limit; default: --oneline"
+        f" {ONELINE_WIDTH}, the table the terminal's width, or $COLUMNS, else no limit)",
+    )
