@@ -525,3 +525,40 @@ def test_setup_in_one_thread_run_in_another(tmp_path):
     th.join(30)
     assert not errors
     assert (tmp_path / ".ocr" / "data" / "ocr.db").is_file()
+
+
+@pytest.mark.parametrize("fmt", ["ocr", "code"])
+def test_faster_than_real_time_never_writes_a_time_to_come(tmp_path: Path, fmt: str) -> None:
+    """`simulate --speed 200` against the wall clock: the steps' times are real times (the
+    durations shrink), never ahead of the clock, which marked sessions "in the future"."""
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
+    from ocr_tui.formats.codeflow.sim import Sim as CodeSim
+
+    stop = threading.Event()
+    if fmt == "ocr":
+        sim = Simulator(tmp_path, speed=200, history=0)
+        player = threading.Thread(target=sim.run, kwargs={"stop": stop})
+    else:
+        code = CodeSim(tmp_path, speed=200)
+        code.setup()
+
+        def play() -> None:
+            for wait in code.steps():
+                if stop.wait(wait):
+                    return
+
+        player = threading.Thread(target=play)
+    player.start()
+    try:
+        player.join(timeout=1.5)  # a few simulated minutes of steps
+    finally:
+        stop.set()
+        player.join()
+    views = Engine(Project(tmp_path)).scan()
+    assert views
+    for view in views:
+        assert not any("future" in p for p in view.problems), view.problems
+        now = datetime.now(UTC).isoformat()
+        for at in (view.updated_at, view.last_activity):
+            assert at is None or at.replace("Z", "+00:00") <= now

@@ -12,6 +12,7 @@ waits, so at speed 1 it follows the real clock.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 from collections.abc import Callable, Iterator
@@ -49,6 +50,9 @@ class Sim:
         self.rng = random.Random(seed)
         self.speed = speed if speed > 0 else 1.0
         self.clock = (start or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+        # Played against the wall clock (no `start`, a finite speed): after each wait the clock
+        # is the real time, so a run faster than real time never writes a time to come.
+        self._wall = start is None and math.isfinite(self.speed)
         self.docs = self.root / ".claude" / ".docs"
         self.specs = self.root / ".claude" / ".specs"
         self.live_id = self.clock.strftime("%y%m%d") + "-" + _LIVE_SLUG
@@ -206,5 +210,8 @@ class Sim:
     def steps(self) -> Iterator[float]:
         for wait, write in self._plan():
             write()
+            written = self.clock
             self.clock += timedelta(seconds=round(wait))
             yield wait / self.speed
+            if self._wall:
+                self.clock = max(written, datetime.now(UTC).replace(microsecond=0))

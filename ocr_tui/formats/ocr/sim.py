@@ -95,6 +95,9 @@ class Simulator:
         self.speed, self.history = speed, history
         #: the simulated clock (UTC); last_step_at is when the last step's action happened
         self.now = _utc(start)
+        # Played against the wall clock (no `start` given): each step happens at the real
+        # time, so a run faster than real time (`--speed 20`) never writes a time to come.
+        self._wall = start is None and speed not in (0, math.inf)
         self.last_step_at, self.last_step_seconds = self.now, 0.0
         self.live_branch = live_branch.replace("/", "-")
         self.history_ids: list[str] = []
@@ -175,6 +178,8 @@ class Simulator:
                     on_step(step)
                 if self.speed not in (0, math.inf):
                     stop.wait(self.last_step_seconds / self.speed)
+                    if self._wall:
+                        self.now = max(self.last_step_at, _utc(None))
                 if stop.is_set():
                     return
             if not loop:
