@@ -263,8 +263,9 @@ def make_server(command: str, host: str, port: int):  # -> DashboardServer
         killed (in a process group of its own, nothing else ends it). `_process` is
         textual-serve's (pinned; tests/test_serve.py sees the dashboards end)."""
         process = service._process
-        with suppress(Exception):
-            await asyncio.wait_for(service.stop(), QUIT_S)
+        with suppress(Exception):  # (asyncio.timeout: 3.11's wait_for may swallow a cancel)
+            async with asyncio.timeout(QUIT_S):
+                await service.stop()
         if process is None:
             return
         for end in (None, process.terminate, process.kill):
@@ -274,6 +275,7 @@ def make_server(command: str, host: str, port: int):  # -> DashboardServer
                 with suppress(ProcessLookupError):
                     end()
             with suppress(TimeoutError):
-                await asyncio.wait_for(process.wait(), QUIT_S)
+                async with asyncio.timeout(QUIT_S):
+                    await process.wait()
 
     return DashboardServer(command, host=host, port=port, title=TITLE)

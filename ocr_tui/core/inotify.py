@@ -26,6 +26,8 @@ from types import SimpleNamespace
 
 from watchfiles import Change
 
+from ocr_tui.core.aio import wait_event
+
 OVERFLOW = "<overflow>"
 
 
@@ -181,9 +183,7 @@ async def ainotify(
     loop.add_reader(ino.fd, ready.set)
     try:
         while True:
-            try:
-                await asyncio.wait_for(ready.wait(), timeout_s)
-            except TimeoutError:
+            if not await wait_event(ready, timeout_s):
                 yield set()
                 continue
             batch: set[tuple[Change, str]] = set()
@@ -193,9 +193,7 @@ async def ainotify(
                 batch |= ino.read()
                 if (time.monotonic() - first) * 1000 >= debounce_ms:
                     break
-                try:
-                    await asyncio.wait_for(ready.wait(), quiet_ms / 1000)
-                except TimeoutError:
+                if not await wait_event(ready, quiet_ms / 1000):
                     break
             if batch:
                 yield batch

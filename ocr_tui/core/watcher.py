@@ -15,11 +15,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ocr_tui.core import inotify
+from ocr_tui.core.aio import cancel_and_wait, wait_event
 
 # inotify backend: a batch is closed once no event arrived for QUIET_MS.
 QUIET_MS = 3.0
@@ -80,8 +80,7 @@ async def wait_for_any(
         return any(p.is_dir() for p in dirs) or (appeared is not None and appeared())
 
     while not stop.is_set() and not await asyncio.to_thread(present):  # stats: off the loop
-        with suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), MISSING_POLL_S)
+        await wait_event(stop, MISSING_POLL_S)
 
 
 class Watch:
@@ -160,11 +159,10 @@ class Watch:
         return Paths(paths)
 
     async def close(self) -> None:
-        for pump in self._pumps:
-            pump.cancel()
-        for pump in self._pumps:
-            with suppress(asyncio.CancelledError, Exception):
-                await pump
+        await cancel_and_wait(self._pumps)
+        for pump in self._pumps:  # how each ended is not news (an error was queued already)
+            if not pump.cancelled():
+                pump.exception()
 
 
 def _open(
