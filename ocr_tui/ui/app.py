@@ -112,6 +112,12 @@ class OcrTuiApp(LiveApp):
         self._scope_before_demo: Scope | None = None
         self._shutting_down = threading.Event()  # set on unmount
 
+    def get_driver_class(self) -> Any:
+        from ocr_tui.ui import terminal_writer
+
+        terminal_writer.install()  # a terminal that goes away never hangs the app's exit
+        return super().get_driver_class()
+
     def get_default_screen(self) -> MainScreen:
         self.main_screen = MainScreen()
         if self.prefs.sort:
