@@ -146,6 +146,9 @@ def cmd_status(args: argparse.Namespace) -> int:
         return EXIT_NO_PROJECT
     engine = make_engine(scope, stall_after=args.stall_after)
     sessions = engine.scan()
+    cut = getattr(engine, "truncation", lambda: None)()
+    if cut:
+        print(f"ocr-tui: {cut}", file=sys.stderr)
     if args.session:
         wanted, error = session_ids(args.session, sessions, engine.project.root)
         if error:

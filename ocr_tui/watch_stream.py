@@ -13,7 +13,7 @@ import sys
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
-from ocr_tui.stdout import is_output_error, terminate
+from ocr_tui.stdout import Terminated, is_output_error, terminate
 
 if TYPE_CHECKING:
     import argparse
@@ -28,6 +28,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     """Write the project's sessions, then every change to them, one JSON object a line. With
     several projects (`scope.several`), a `projects` line first and whenever the list of
     projects changes (`--scan`), and each session names its `project`."""
+    from ocr_tui.core.display import local_id
     from ocr_tui.core.engine import encode_json
     from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
     from ocr_tui.core.workspace import Workspace, make_engine
@@ -41,9 +42,12 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
         out.flush()
 
     only = set(args.session or ())
+    # view id -> the session's own id (`api/ID` -> `ID`): with several projects `--session`
+    # takes either, as `status` does
+    own: dict[str, str] = {}
 
     def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
-        return not only or sid in only
+        return not only or sid in only or own.get(sid) in only
 
     headers_seen: object = 0
     projects_seen: list = []
@@ -58,6 +62,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
             )
         if isinstance(ev, Scanned):
             for v in ev.sessions:
+                own[v.id] = local_id(v)
                 if wanted(v.id):
                     emit({"type": "snapshot", "session": v})
             if not ev.sessions_dir:
@@ -67,7 +72,9 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
             for sid in ev.removed:
                 if wanted(sid):
                     emit({"type": "removed", "id": sid})
+                own.pop(sid, None)
             for v in ev.sessions:
+                own[v.id] = local_id(v)
                 if wanted(v.id):
                     emit({"type": "changed", "session": v})
         elif isinstance(ev, ProjectMissing):
@@ -113,6 +120,13 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
             loop.default_exception_handler(context)
 
     loop.set_exception_handler(on_loop_error)
+    # SIGTERM ends the stream from a callback of the loop: raised by a handler wherever the
+    # main thread happens to be, it could land in a task that catches everything (a watcher's
+    # pump closing its inotify fd on a re-arm) and be lost, and the watch never ended.
+    term = False
+    with suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGTERM, fail, Terminated())
+        term = True
     fd = pipe_fd(sys.stdout)
     if fd is not None:
 
@@ -128,6 +142,9 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
     try:
         await asyncio.wait({task, failed}, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        if term:
+            loop.remove_signal_handler(signal.SIGTERM)  # (leaves SIG_DFL: `terminate` again)
+            signal.signal(signal.SIGTERM, terminate)
         if fd is not None:
             loop.remove_reader(fd)
         if not failed.done():

@@ -53,7 +53,8 @@ def find_projects(
             seen += 1
             try:
                 with os.scandir(directory) as it:
-                    entries = [e for e in it if _is_dir(e)]
+                    # (a marker may be a link to a directory, as `find_project` sees it)
+                    entries = [e for e in it if _is_dir(e, follow=e.name in heads)]
             except OSError:
                 continue  # unreadable, or gone meanwhile
             names = {e.name for e in entries}
@@ -61,7 +62,7 @@ def find_projects(
                 found.roots.append(Path(directory))
             if d == depth or os.path.isfile(os.path.join(directory, "pyvenv.cfg")):
                 continue  # the last level, or a virtualenv
-            below += sorted(e.path for e in entries if _worth_entering(e.name))
+            below += sorted(e.path for e in entries if _worth_entering(e) and not _link(e))
         if found.truncated:
             break
         level = below
@@ -69,9 +70,9 @@ def find_projects(
     return found
 
 
-def _is_dir(entry: os.DirEntry) -> bool:
+def _is_dir(entry: os.DirEntry, *, follow: bool = False) -> bool:
     try:
-        return entry.is_dir(follow_symlinks=False)
+        return entry.is_dir(follow_symlinks=follow)
     except OSError:
         return False
 
@@ -86,8 +87,17 @@ def _holds_marker(directory: str, names: set[str], heads: Mapping[str, list[str]
     return False
 
 
-def _worth_entering(name: str) -> bool:
+def _worth_entering(entry: os.DirEntry) -> bool:
+    name = entry.name
     return not name.startswith(".") and name not in SKIP and not name.endswith(".egg-info")
+
+
+def _link(entry: os.DirEntry) -> bool:
+    """A symlink (never entered: a walk through links may cycle, or leave DIR)."""
+    try:
+        return entry.is_symlink()
+    except OSError:
+        return True
 
 
 def short_names(roots: Iterable[Path], taken: Mapping[Path, str] | None = None) -> dict[Path, str]:

@@ -38,6 +38,15 @@ class ReviewRow:
     triage: str | None  # raw `user_round_progress.status`
     at: str | None  # when the round completed (its round_completed event), else last activity
     running: bool  # the session runs and this is its current round
+    project: str = ""  # with several projects: the session's (`session_id` starts with it)
+
+    @property
+    def own_id(self) -> str:
+        """The session's own id, without its project's name."""
+        p = self.project
+        if p and self.session_id.startswith(p + "/"):
+            return self.session_id[len(p) + 1 :]
+        return self.session_id
 
     @property
     def key(self) -> str:
@@ -96,6 +105,7 @@ def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
                     triage=rnd.triage,
                     at=_completed_at(v, rnd),
                     running=v.running and rnd.number == v.current_round and not rnd.complete,
+                    project=v.project or "",
                 )
             )
     rows.sort(key=lambda r: (r.at or "", r.session_id, r.number), reverse=True)

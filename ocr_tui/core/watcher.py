@@ -207,8 +207,8 @@ async def _pump(gen, queue: asyncio.Queue) -> None:
     try:
         async for batch in gen:
             await queue.put(batch)
-    except asyncio.CancelledError:
-        raise
+    except (asyncio.CancelledError, KeyboardInterrupt, SystemExit):
+        raise  # (Ctrl-C, SIGTERM: for the loop to end on, not for a queue no one may read)
     except BaseException as exc:  # surfaced to the consumer
         await queue.put(exc)
         return

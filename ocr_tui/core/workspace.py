@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ocr_tui.core.discover import DEFAULT_DEPTH, find_projects, short_names
+from ocr_tui.core.discover import DEFAULT_DEPTH, MAX_DIRS, find_projects, short_names
 from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project
 from ocr_tui.core.refresh import Diff
 from ocr_tui.core.sessions import sort_key
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import fmt_ts
 from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
 
@@ -141,6 +142,15 @@ class Workspace:
     def _now(self) -> datetime:
         return self.clock()
 
+    def truncation(self) -> str | None:
+        """What a walk cut short at MAX_DIRS leaves out, in a sentence; None when it was not."""
+        if not self.truncated or self.scope.scan is None:
+            return None
+        return (
+            f"--scan stopped after {MAX_DIRS:,} directories under {safe_line(self.scope.scan)}:"
+            " projects further on may be missing (scan a smaller directory, or a lower --depth)"
+        )
+
     def refs(self) -> list[ProjectRef]:
         """Every project shown, by name."""
         self._first_look()
@@ -166,7 +176,9 @@ class Workspace:
         if self.scope.scan is None or time.monotonic() < self._next_look:
             return [], [], False
         now = set(self._look())
-        gone = [r for r in self.engines if r not in now and r not in self._given]
+        # (a walk cut short at MAX_DIRS says nothing of the projects it did not reach)
+        gone = [] if self.truncated else [r for r in self.engines if r not in now]
+        gone = [r for r in gone if r not in self._given]
         removed: list[str] = []
         for root in gone:
             removed += sorted(self.engines.pop(root).views)

@@ -187,6 +187,9 @@ class LiveApp(App[None]):
                 self.post_message(HeadersChanged(project, headers))
             if isinstance(event, Scanned):
                 self.post_message(SessionsScanned(project, event.sessions, event.sessions_dir))
+                cut = engine.truncation() if isinstance(engine, Workspace) else None
+                if cut:
+                    self.notify(cut, title="Projects", severity="warning", markup=False)
             elif isinstance(event, Changed):
                 self.post_message(
                     SessionsChanged(

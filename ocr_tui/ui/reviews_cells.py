@@ -132,8 +132,9 @@ def triage_text(raw: str | None) -> str:
 
 def session_text(row: ReviewRow) -> str:
     """The session's id, and its branch when the id does not say it (OCR names a session
-    `{date}-{branch}`, a `/` in the branch written `-`)."""
-    sid = safe_line(row.session_id)
+    `{date}-{branch}`, a `/` in the branch written `-`); with several projects, without its
+    project's name (`fit_sessions` puts it back in front, never cut)."""
+    sid = safe_line(row.own_id)
     if row.branch and row.branch.replace("/", "-") not in row.session_id:
         return f"{sid} ({safe_line(row.branch)})"
     return sid
@@ -174,12 +175,19 @@ def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool
     ]
 
 
-def fit_sessions(rows: list[list[Text]], heads: dict[str, str], width: int) -> list[list[Text]]:
+def fit_sessions(
+    rows: list[list[Text]],
+    heads: dict[str, str],
+    width: int,
+    projects: Sequence[str] | None = None,
+) -> list[list[Text]]:
     """The session cells of `rows` fitted to what the table's `width` leaves beside the other
     columns (each as wide as its widest cell or label, one cell of padding each side), as the
     session list shortens ids (`core.display.shorten_id`): when one does not fit, every row
     drops the date the Date column shows (ids that would then read the same keep it), then
-    what is still too long loses its middle, never its end."""
+    what is still too long loses its middle, never its end. `projects`: each row's project
+    (several projects), led with `project/` whole, the id fitted to the room left."""
+    heads_of = [safe_line(p) + "/" if p else "" for p in (projects or [""] * len(rows))]
     keys = [k for k, _ in COLUMNS]
     others = sum(
         2 + max([cell_len(heads.get(k, k))] + [row[i].cell_len for row in rows])
@@ -188,14 +196,21 @@ def fit_sessions(rows: list[list[Text]], heads: dict[str, str], width: int) -> l
     )
     room = max(SESSION_MIN, width - others - 2)
     plains = [row[0].plain for row in rows]
-    widest = max((cell_len(p) for p in plains), default=0)
+    widest = max((cell_len(h + p) for h, p in zip(heads_of, plains, strict=True)), default=0)
     if not display.drops_prefix(widest, room):
-        return rows
+        return [
+            [Text(h + row[0].plain, style=row[0].style), *row[1:]] if h else row
+            for h, row in zip(heads_of, rows, strict=True)
+        ]
     keep = display.ambiguous(set(plains))
     return [
         [
-            Text(display.shorten_id(plain, room, drop=True, keep=keep), style=row[0].style),
+            Text(
+                head
+                + display.shorten_id(plain, max(6, room - cell_len(head)), drop=True, keep=keep),
+                style=row[0].style,
+            ),
             *row[1:],
         ]
-        for plain, row in zip(plains, rows, strict=True)
+        for head, plain, row in zip(heads_of, plains, rows, strict=True)
     ]

@@ -140,7 +140,7 @@ class ReviewsScreen(Screen):
         cells = [review_cells(r, now, style, compact) for r in shown]
         # the pane's border and padding, and a scrollbar when the rows overflow
         width = self.size.width - 4 - (1 if len(shown) > max(self.size.height - 10, 1) else 0)
-        cells = fit_sessions(cells, heads, width)
+        cells = fit_sessions(cells, heads, width, [r.project for r in shown])
         table.sync_rows([(r.key, c) for r, c in zip(shown, cells, strict=True)])
         table.display = bool(shown)
         count = count_text(len(shown), len(self.rows), self.query_state)
