@@ -112,6 +112,14 @@ class OcrTuiApp(LiveApp):
         self._scope_before_demo: Scope | None = None
         self._shutting_down = threading.Event()  # set on unmount
 
+    def toast_wanted(self, session_id: str) -> bool:
+        """No toasts for the sessions of a project the list does not show (`p`)."""
+        shown = getattr(getattr(self, "main_screen", None), "project", "all")
+        if shown == "all":
+            return True
+        view = self.sessions.get(session_id)
+        return view is None or view.project == shown
+
     def get_driver_class(self) -> Any:
         from ocr_tui.ui import terminal_writer
 

@@ -246,8 +246,14 @@ class LiveApp(App[None]):
         self.sessions_signal.publish((list(message.changed), list(message.removed)))
         if message.touched:
             self.touched_signal.publish(message.touched)
-        self._toasts.announce(events)
+        self._toasts.announce([e for e in events if self.toast_wanted(e.session)])
         self._notify_changes(events)
+
+    def toast_wanted(self, session_id: str) -> bool:
+        """Does a change of this session raise a toast? (All do here; the dashboard leaves
+        out those of projects its list does not show.) The bell and desktop notifications
+        are for every session: they reach a user who is not looking."""
+        return True
 
     def _notify_changes(self, events: list[Event]) -> None:
         """The bell or desktop notifications for `events` (`notify`), none for the session on

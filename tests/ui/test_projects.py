@@ -164,7 +164,30 @@ async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypa
         await wait_until(pilot, lambda: "api/2026-03-10-hotfix" in table_ids(app))
         # and watched: a change in it reaches its row
         write_session(new, "2026-03-10-hotfix", phase="discourse", updated=NOW)
-        await wait_until(
-            pilot, lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse"
-        )
+        await wait_until(pilot, lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse")
         assert first.root != new.root
+
+
+async def test_no_toasts_for_a_project_the_list_does_not_show(two, monkeypatch) -> None:
+    from ocr_tui.core.project import Project as P
+
+    app = make_app(None, scope=two, clock=fixed_clock)
+    toasts: list[str] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        monkeypatch.setattr(app._toasts, "post", lambda note, *_: toasts.append(str(note.message)))
+        await pilot.press("p")  # api only
+        await wait_until(pilot, lambda: all(i.startswith("api/") for i in table_ids(app)))
+        web = P(two.projects[1].root)
+        write_session(web, "2026-03-10-feat-auth", phase="synthesis", updated=NOW)
+        api = P(two.projects[0].root)
+        write_session(api, "2026-03-08-refactor-db", phase="reviews", updated=NOW)
+        await wait_until(
+            pilot, lambda: app.sessions["api/2026-03-08-refactor-db"].phase == "reviews"
+        )
+        await wait_until(
+            pilot, lambda: app.sessions["web/2026-03-10-feat-auth"].phase == "synthesis"
+        )
+        await pilot.pause()
+        assert any("refactor-db" in t for t in toasts)
+        assert not any("web/" in t for t in toasts)
