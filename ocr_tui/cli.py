@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ocr_tui.cli_parser import COMMANDS, TOP_LEVEL, build_parser
+from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
@@ -403,6 +404,10 @@ def _dispatch(argv: list[str] | None) -> int:
                 parser.error(unknown_word(given))
             return no_such_directory(given)
     scan = getattr(args, "scan", None)
+    if getattr(args, "depth", None) is not None and scan is None:
+        parser.error("--depth N goes with --scan DIR (how deep under DIR to look for projects)")
+    if hasattr(args, "depth") and args.depth is None:
+        args.depth = DEFAULT_DEPTH
     if scan is not None and not os.path.isdir(scan):
         return no_such_directory(scan)
     path = path or scan

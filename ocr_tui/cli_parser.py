@@ -86,7 +86,7 @@ def _several(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--depth",
         type=_depth,
-        default=DEFAULT_DEPTH,
+        default=None,  # DEFAULT_DEPTH; given without --scan: a usage error
         metavar="N",
         help=f"how many levels under --scan DIR to look for projects (default {DEFAULT_DEPTH})",
     )

@@ -50,7 +50,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
         return not only or sid in only or own.get(sid) in only
 
     headers_seen: object = 0
-    projects_seen: list = []
+    projects_seen: list | None = None  # (an empty list is said too: none found yet)
     async for ev in watch_project(engine, poll=args.poll):
         if isinstance(engine, Workspace) and (refs := engine.refs()) != projects_seen:
             projects_seen = refs

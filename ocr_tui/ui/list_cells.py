@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from datetime import datetime
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
@@ -42,7 +43,7 @@ def elide_id(text: str, width: int, *, drop: bool | None = None, keep: Collectio
     never cut at the end. `drop`: the table's choice for every row (its column is narrower
     than its widest id); None: this id's alone (whether it fits)."""
     if drop is None:
-        drop = display.drops_prefix(len(text), width)
+        drop = display.drops_prefix(cell_len(text), width)
     return display.shorten_id(text, width, drop=drop, keep=keep)
 
 
@@ -62,8 +63,8 @@ class IdFit:
         cores = {sid: display.id_core(sid) for sid in ids}  # one pass: 10,000 rows, ~4 ms
         counts = Counter(cores.values())
         keep = frozenset(sid for sid, c in cores.items() if counts[c] > 1)  # display.ambiguous
-        widest = max(map(len, cores), default=0)
-        core = max((len(sid if sid in keep else c) for sid, c in cores.items()), default=0)
+        widest = max(map(cell_len, cores), default=0)  # (cells: 日本語 is six)
+        core = max((cell_len(sid if sid in keep else c) for sid, c in cores.items()), default=0)
         changed = (widest, core, keep) != (self.widest, self.core, self.keep)
         self.widest, self.core, self.keep = widest, core, keep
         return changed
@@ -207,7 +208,8 @@ def clock_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
 
 
 def cell_width(cell: Cell) -> int:
-    return sum(len(text) for text, _ in cell)
+    """The cell's width in terminal cells: a wide character (日本語, most emoji) takes two."""
+    return sum(cell_len(text) for text, _ in cell)
 
 
 def is_blank(cell: Cell) -> bool:

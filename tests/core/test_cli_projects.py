@@ -401,3 +401,17 @@ def test_a_scan_cut_short_says_so_on_stderr(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err.startswith("ocr-tui: --scan stopped after 20,000 directories under ")
     assert err.count("\n") == 1
+
+
+def test_depth_without_scan_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as ended:
+        main(["status", "--depth", "2", str(tmp_path)])
+    assert ended.value.code == 2
+    assert "--depth N goes with --scan DIR" in capsys.readouterr().err
+
+
+def test_watch_of_an_empty_scan_says_it_found_no_project(tmp_path):
+    (tmp_path / "empty").mkdir()
+    lines, _ = watch_lines(["--scan", str(tmp_path / "empty")], lambda ls: len(ls) >= 3)
+    assert lines[0] == {"type": "projects", "projects": []}
+    assert {"type": "waiting", "path": str(tmp_path / "empty")} in lines

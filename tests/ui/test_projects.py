@@ -191,3 +191,14 @@ async def test_no_toasts_for_a_project_the_list_does_not_show(two, monkeypatch) 
         await pilot.pause()
         assert any("refactor-db" in t for t in toasts)
         assert not any("web/" in t for t in toasts)
+
+
+def test_wide_characters_are_measured_in_cells() -> None:
+    """A project or session named in CJK takes two cells a character: its column plans for
+    that, and is not cut while there is room (it was, at half its width)."""
+    from ocr_tui.ui.list_cells import IdFit, cell_width
+
+    assert cell_width((("日本語プロジェクト", "muted"),)) == 18
+    fit = IdFit()
+    fit.update(["2026-11-26-功能-分支", "2026-11-26-main"])
+    assert fit.widest == len("2026-11-26-") + 9 and fit.core == 9
