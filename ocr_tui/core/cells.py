@@ -17,6 +17,12 @@ def take(text: str, cells: int) -> str:
     return text
 
 
+def pad(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` cells (`str.ljust` counts characters: a column of
+    names with a wide one in it would not line up)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
 def clip_end(text: str, width: int) -> str:
     """`text` in `width` cells, cut at its end with `…` (prose: keep its start)."""
     if cell_len(text) <= width:

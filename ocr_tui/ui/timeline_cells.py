@@ -18,8 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 
+from rich.cells import cell_len
 from textual.content import Content
 
+from ocr_tui.core.cells import pad
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import PhaseStep, SessionView
@@ -180,7 +182,7 @@ def timeline_content(view: SessionView, now: datetime, room: int | None = None) 
     cols = _columns(view, now)
     show_at, show_bar = cols.fit(room)
     labels, entered, took, seconds = cols.labels, cols.entered, cols.took, cols.seconds
-    label_w = max(len(x) for x in labels)
+    label_w = max(cell_len(x) for x in labels)
     at_w = max(len(x) for x in entered) if show_at else 0
     took_w = cols.took_w
     longest = max((s for s in seconds if s), default=0)
@@ -189,7 +191,7 @@ def timeline_content(view: SessionView, now: datetime, room: int | None = None) 
         style = MARK_STYLE.get(state, "")
         parts: list = [
             (f"{fmt.PHASE_MARKS[state]} ", style),
-            (labels[i].ljust(label_w), "" if state == "done" else style),
+            (pad(labels[i], label_w), "" if state == "done" else style),
         ]
         if at_w:
             parts.append((f"  {entered[i].rjust(at_w)}", "$foreground-muted"))

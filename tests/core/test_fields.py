@@ -291,3 +291,11 @@ def test_normalised_lines_read_as_written():
     f = parse_field(line, PLACES)
     assert f is not None and f.label == "location"
     assert parse_location(f.value) == Location(file="a.ts", line_start=1, line_end=2)
+
+
+def test_pad_counts_cells_not_characters() -> None:
+    """A column of names with a wide one (a reviewer, a phase named in CJK) lines up."""
+    from ocr_tui.core.cells import pad
+
+    assert pad("日本", 6) == "日本  " and pad("ab", 6) == "ab    "
+    assert pad("日本語の名前", 6) == "日本語の名前"  # never cut: the caller clips first

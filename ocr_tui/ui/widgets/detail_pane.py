@@ -14,6 +14,7 @@ import itertools
 from collections.abc import Callable
 from datetime import datetime
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.containers import ScrollableContainer, VerticalScroll
 from textual.content import Content
@@ -21,6 +22,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ocr_tui.core.cells import pad
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
@@ -88,7 +90,7 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
     """Each phase: its mark, label, when it started (where there is room: `phase_times`)
     and how long it took."""
     labels = [fmt.safe(s.label) for s in view.timeline]
-    width = max((len(x) for x in labels), default=0) + 2
+    width = max((cell_len(x) for x in labels), default=0) + 2
     times = phase_times(view, now) or [""] * len(labels)
     rows = []
     for step, label, at in zip(view.timeline, labels, times, strict=True):
@@ -97,7 +99,7 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
             Content.assemble(
                 (fmt.PHASE_MARKS.get(step.state, "?"), MARK_STYLE.get(step.state, "")),
                 " ",
-                (label.ljust(width), MUTED if step.state in ("pending", "skipped") else ""),
+                (pad(label, width), MUTED if step.state in ("pending", "skipped") else ""),
                 (" ".join(x for x in (at, took) if x), MUTED),
             )
         )
@@ -171,7 +173,7 @@ def reviewers_content(view: SessionView) -> list[Content]:
     for r in rnd.reviewers:
         rows.append(
             Content.assemble(
-                fmt.safe(r.label, NAME_WIDTH).ljust(NAME_WIDTH),
+                pad(fmt.safe(r.label, NAME_WIDTH), NAME_WIDTH),
                 (f"{r.findings:>5} ", "bold"),
                 *_severity_cells([getattr(r.severity, k) for k in fmt.SEVERITY_KEYS]),
             )
