@@ -107,6 +107,7 @@ async def shoot(out: Path) -> list[str]:
             )
             made.append(app.save_screenshot("map-run.svg", str(out)))
         made += await _formats(root / "formats", out)
+        made += await _projects(root / "code", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)
         app = OcrTuiApp(Project(empty), clock=lambda: clock)
@@ -133,6 +134,28 @@ async def _formats(root: Path, out: Path) -> list[str]:
         app.open_session(code)
         await _settle(pilot, app, lambda: type(app.screen).__name__ == "SessionScreen")
         made.append(app.save_screenshot("formats-session.svg", str(out)))
+    return made
+
+
+async def _projects(code: Path, out: Path) -> list[str]:
+    """Three projects under one directory (`ocr-tui --scan DIR`), each live run part-way."""
+    from ocr_tui.core.workspace import Scope
+    from ocr_tui.ui.app import OcrTuiApp
+
+    clock = START
+    for name, seed, steps in (("api", 7, 20), ("web", 3, 45), ("team/cli", 5, 8)):
+        sim = Simulator(code / name, store="ocr.db", seed=seed, start=START, speed=math.inf)
+        playing = sim.steps()
+        for _ in range(steps):
+            next(playing)
+        clock = max(clock, sim.now)
+    made = []
+    app = OcrTuiApp(None, scope=Scope(scan=code), clock=lambda: clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(pilot, app, lambda: len(app.sessions) >= 12)
+        app.clear_notifications()
+        await pilot.pause(0.2)
+        made.append(app.save_screenshot("projects.svg", str(out)))
     return made
 
 
