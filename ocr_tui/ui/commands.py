@@ -83,31 +83,13 @@ class SessionCommands(_Commands):
         if on_list:  # the list's own actions: elsewhere they would only lead back to it
             for title, action, help_text in MAIN_ACTIONS:
                 out.append((title, partial(app.run_main_action, action), help_text))
-        formats = sorted({v.framework for v in app.sessions.values()})
-        if on_list and len(formats) > 1:
-            out.append(
-                ("Format: all formats", partial(app.run_main_action, "set_format('all')"),
-                 "Show sessions of every format (key t cycles)")
-            )  # fmt: skip
-            for key in formats:
-                label = fmt.framework_label(key)
-                action = f"set_format({key!r})"
-                out.append(
-                    (f"Format: {label}", partial(app.run_main_action, action),
-                     f"Show only {label} sessions (key t cycles)")
-                )  # fmt: skip
-        projects = sorted({v.project for v in app.sessions.values() if v.project})
-        if on_list and len(projects) > 1:
-            out.append(
-                ("Project: all projects", partial(app.run_main_action, "set_project('all')"),
-                 "Show the sessions of every project (key p cycles)")
-            )  # fmt: skip
-            for name in projects:
-                shown = fmt.safe(name, 60)
-                out.append(
-                    (f"Project: {shown}", partial(app.run_main_action, f"set_project({name!r})"),
-                     f"Show only the sessions of {shown} (key p cycles)")
-                )  # fmt: skip
+        if on_list:
+            formats = sorted({v.framework for v in app.sessions.values()})
+            named = [(key, fmt.framework_label(key)) for key in formats]
+            out += _choices(app, "Format", "format", "t", "all formats", "every format", named)
+            projects = sorted({v.project for v in app.sessions.values() if v.project})
+            named = [(name, fmt.safe(name, 60)) for name in projects]
+            out += _choices(app, "Project", "project", "p", "all projects", "every project", named)
         demo_running = getattr(app, "demo", None) is not None
         for title, action, help_text in APP_ACTIONS:
             if action in ("demo", "leave_demo") and (action == "demo") == demo_running:
@@ -144,6 +126,32 @@ class SessionCommands(_Commands):
                      "Its sections, files and what is reviewed (key m on the session)")
                 )  # fmt: skip
         return out
+
+
+def _choices(
+    app: Dashboard,
+    title: str,
+    what: str,
+    key: str,
+    every: str,
+    every_help: str,
+    named: list[tuple[str, str]],
+) -> list[Command]:
+    """`Format: all formats`, `Format: Open Code Review`, … (the main screen's
+    `set_{what}`), when there are two or more to choose from: (value, label) each."""
+    if len(named) < 2:
+        return []
+    action = f"set_{what}"
+    out: list[Command] = [
+        (f"{title}: {every}", partial(app.run_main_action, f"{action}('all')"),
+         f"Show the sessions of {every_help} (key {key} cycles)")
+    ]  # fmt: skip
+    for value, label in named:
+        out.append(
+            (f"{title}: {label}", partial(app.run_main_action, f"{action}({value!r})"),
+             f"Show only the sessions of {label} (key {key} cycles)")
+        )  # fmt: skip
+    return out
 
 
 # Keys the palette need not repeat: the app's own (listed by SessionCommands) and moving about.

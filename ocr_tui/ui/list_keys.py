@@ -23,6 +23,15 @@ HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity"}
 SEARCHED = "ids, branches, titles, agents, verdicts and alerts"  # `listing.search_texts`
 
 
+def cycled(current: str, present: list[str]) -> str:
+    """The choice after `current` in all → each one present → all (one no longer present
+    still leads on)."""
+    order = ["all", *present]
+    if current not in order:
+        order.append(current)
+    return following(order, current)
+
+
 class ListKeys(Screen):
     BINDINGS = [
         # priority: focus moves to the box before the next key is dispatched
@@ -96,20 +105,14 @@ class ListKeys(Screen):
 
     def action_cycle_format(self) -> None:
         """all → each framework present → all."""
-        order = ["all", *self.formats()]
-        if self.format not in order:
-            order.append(self.format)
-        self.format = following(order, self.format)
+        self.format = cycled(self.format, self.formats())
 
     def action_set_format(self, name: str) -> None:
         self.format = name
 
     def action_cycle_project(self) -> None:
         """all → each project present → all."""
-        order = ["all", *self.projects()]
-        if self.project not in order:
-            order.append(self.project)
-        self.project = following(order, self.project)
+        self.project = cycled(self.project, self.projects())
 
     def action_set_project(self, name: str) -> None:
         self.project = name
