@@ -95,6 +95,7 @@ class Workspace:
         self._names: dict[Path, str] = {}
         self.engines: dict[Path, Engine] = {}
         self._views: ChainMap[str, SessionView] = ChainMap()
+        self._prefixes: list[tuple[str, Engine]] = []
         self._next_look = 0.0
         self._add(p.root for p in scope.projects)
         # `--scan`: the first walk is left to the first call that reads (`_first_look`), in
@@ -136,8 +137,23 @@ class Workspace:
             self.engines[root] = engine
             added.append(engine)
         self.engines = dict(sorted(self.engines.items(), key=lambda kv: self._names[kv[0]]))
-        self._views = ChainMap(*(e.views for e in self.engines.values()))
+        self._reindex()
         return added
+
+    def _reindex(self) -> None:
+        """The views of every engine as one mapping, and where each one's sessions live."""
+        self._views = ChainMap(*(e.views for e in self.engines.values()))
+
+    def _place(self) -> None:
+        """Each engine's directories (its sources' `watch_dirs` and `extra_watch_dirs`, such
+        as a format's temporary directories outside the project), for `accept`. Called
+        where the watch roots are asked for (in a thread: extra dirs may be listed)."""
+        self._prefixes = [
+            (os.path.join(str(d), ""), e)
+            for e in self.engines.values()
+            for src in e.sources
+            for d in (*src.watch_dirs(), *src.extra_watch_dirs())
+        ]
 
     def _now(self) -> datetime:
         return self.clock()
@@ -184,7 +200,7 @@ class Workspace:
             removed += sorted(self.engines.pop(root).views)
         added = self._add(r for r in sorted(now) if r not in self.engines)
         if gone and not added:
-            self._views = ChainMap(*(e.views for e in self.engines.values()))
+            self._reindex()
         changed = [v for e in added for v in e.scan()]
         return changed, removed, bool(gone or added)
 
@@ -213,6 +229,7 @@ class Workspace:
 
     def watch_roots(self) -> list[Path]:
         self._first_look()
+        self._place()
         return [d for e in self.engines.values() for d in e.watch_roots()]
 
     def anchors(self) -> list[Path]:
@@ -222,7 +239,15 @@ class Workspace:
         return any(e.has_sessions_dir() for e in self.engines.values())
 
     def accept(self, path: str) -> bool:
-        return any(e.accept(path) for e in self.engines.values())
+        """(Per event, on the event loop: only the engines whose directories hold the path,
+        or lie under it, are asked: one or two, not every project a scan found.)"""
+        asked: set[int] = set()
+        for prefix, e in self._prefixes:
+            if (path.startswith(prefix) or prefix.startswith(path + os.sep)) and id(e) not in asked:
+                asked.add(id(e))
+                if e.accept(path):
+                    return True
+        return False
 
     def scan(self) -> list[SessionView]:
         self._first_look()

@@ -426,3 +426,33 @@ async def test_live_two_projects_changes_in_each(tmp_path, quick_ticks):
                     and any(v.id == f"{name}/{SID}" and v.phase == phase for v in ev.sessions)
                 )
             )
+
+
+def test_accept_asks_only_the_engines_whose_directories_hold_the_path(tmp_path, monkeypatch):
+    """A changed path is weighed by the projects it lies in, or under (one or two, not all a
+    scan found), and by a format's directories outside every project (a temp dir)."""
+    make_project(tmp_path / "api")
+    make_project(tmp_path / "web")
+    ws = ws_of(tmp_path / "api", tmp_path / "web")
+    elsewhere = tmp_path / "tmp-sessions"
+    elsewhere.mkdir()
+    web = ws.engines[tmp_path / "web"]
+    src = web.sources[0]
+    monkeypatch.setattr(src, "extra_watch_dirs", lambda: [elsewhere])
+    asked: list[str] = []
+    for root, engine in ws.engines.items():
+        real = engine.accept
+        monkeypatch.setattr(
+            engine, "accept", lambda p, real=real, n=root.name: asked.append(n) or real(p)
+        )
+    ws.watch_roots()  # (where the directories are looked up: in the watcher's thread)
+    state = tmp_path / "api" / ".ocr" / "sessions" / SID / "state.json"
+    assert ws.accept(str(state)) and asked == ["api"]
+    asked.clear()
+    assert ws.accept(str(tmp_path / "api" / ".ocr")) and asked == ["api"]  # above its dirs
+    asked.clear()
+    assert not ws.accept(str(tmp_path / "other" / "state.json")) and asked == []
+    assert ws.accept(str(elsewhere / "x" / "state.json")) is web.accept(
+        str(elsewhere / "x" / "state.json")
+    )
+    assert asked[0] == "web"
