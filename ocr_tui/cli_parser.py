@@ -130,7 +130,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     _several(d)
     d.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
     _notify_options(d)
-    d.add_argument("--sort", choices=("activity", "start", "name"), help="the list's order")
+    d.add_argument(
+        "--sort",
+        choices=("activity", "start", "name", "project"),
+        help="the list's order (project: with several projects)",
+    )
     d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
     d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
 

@@ -29,7 +29,7 @@ from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import parse_duration
 
-SORTS = ("activity", "start", "name")
+SORTS = ("activity", "start", "name", "project")
 FILTERS = ("all", "active", "closed")
 NOTIFY = ("off", "bell", "desktop")
 KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor")

@@ -90,6 +90,11 @@ class SessionCommands(_Commands):
             projects = sorted({v.project for v in app.sessions.values() if v.project})
             named = [(name, fmt.safe(name, 60)) for name in projects]
             out += _choices(app, "Project", "project", "p", "all projects", "every project", named)
+            if len(projects) > 1:
+                out.append(
+                    ("Sort: by project", partial(app.run_main_action, "set_sort('project')"),
+                     "Projects A to Z, each one's sessions by last activity")
+                )  # fmt: skip
         demo_running = getattr(app, "demo", None) is not None
         for title, action, help_text in APP_ACTIONS:
             if action in ("demo", "leave_demo") and (action == "demo") == demo_running:

@@ -11,7 +11,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
-from ocr_tui.ui.listing import FILTERS, SORTS, following
+from ocr_tui.ui.listing import FILTERS, SEVERAL_ONLY, SORTS, following
 from ocr_tui.ui.navigation import Open, ReviewsTarget
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
@@ -19,7 +19,7 @@ from ocr_tui.ui.widgets.table_search import SearchBox
 LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort", "clear_search"}
 LIST_ACTIONS |= {"cycle_format", "set_format", "reverse_sort", "cycle_project", "set_project"}
 # A click on the header of one of these columns sorts by it (again: reverses it).
-HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity"}
+HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity", "project": "project"}
 SEARCHED = "ids, branches, titles, agents, verdicts and alerts"  # `listing.search_texts`
 
 
@@ -119,7 +119,9 @@ class ListKeys(Screen):
 
     def action_cycle_sort(self) -> None:
         self.reverse = False
-        self.sort = following(list(SORTS), self.sort)
+        several = len(self.projects()) > 1
+        sorts = [s for s in SORTS if several or s not in SEVERAL_ONLY or s == self.sort]
+        self.sort = following(sorts, self.sort)
 
     def action_set_sort(self, name: str) -> None:
         if name in SORTS:

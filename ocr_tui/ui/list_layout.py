@@ -26,7 +26,7 @@ __all__ = ["BY_KEY", "GROW_ORDER", "ID_STEP", "MAX_AIR", "SPECS", "Shown", "Spec
 SORT_MARKS = {False: "▼", True: "▲"}  # newest first / A→Z down the list, and reversed
 SPECS: tuple[Spec, ...] = display.LIST_COLUMNS
 # The column each sort orders by (it carries the mark and is always shown).
-SORT_COLUMN = {"activity": "activity", "start": "started", "name": "id"}
+SORT_COLUMN = {"activity": "activity", "start": "started", "name": "id", "project": "project"}
 
 
 def label(spec: Spec, sort: tuple[str, bool] | None) -> str:

@@ -13,7 +13,8 @@ from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
 FILTERS = ("all", "active", "closed")
-SORTS = {"activity": "last activity", "start": "start time", "name": "name"}
+SORTS = {"activity": "last activity", "start": "start time", "name": "name", "project": "project"}
+SEVERAL_ONLY = {"project"}  # sorts that mean something with several projects only
 
 
 @dataclass(frozen=True)
@@ -60,13 +61,16 @@ def matches(view: SessionView, query: str) -> bool:
 
 
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
-    """Newest first for times (unknown last); A→Z for names (as shown: `display.name_order`);
-    ties by id."""
+    """Newest first for times (unknown last); A→Z for names (as shown: `display.name_order`)
+    and projects (each one's sessions by last activity); ties by id."""
     if how == "name":  # (by the session's own name, then its project)
         return sorted(views, key=lambda v: (*display.name_order(display.local_id(v)), v.id))
     by_id = sorted(views, key=lambda v: v.id)
     if how == "start":
         return sorted(by_id, key=lambda v: v.started_at or v.elapsed.since or "", reverse=True)
+    if how == "project":  # A→Z by project, each one's newest activity first
+        newest = sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
+        return sorted(newest, key=lambda v: (v.project or "").lower())
     return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
 
 

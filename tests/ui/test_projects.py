@@ -202,3 +202,25 @@ def test_wide_characters_are_measured_in_cells() -> None:
     fit = IdFit()
     fit.update(["2026-11-26-功能-分支", "2026-11-26-main"])
     assert fit.widest == len("2026-11-26-") + 9 and fit.core == 9
+
+
+async def test_sort_by_project_with_several_projects_only(two, project) -> None:
+    """`s` goes through `project` with several projects (A→Z, each one's newest first), and
+    leaves it out with one."""
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("s", "s", "s")  # activity → start → name → project
+        assert app.main_screen.sort == "project"
+        await wait_until(pilot, lambda: table_ids(app)[0].startswith("api/"))
+        ids = table_ids(app)
+        assert ids == sorted(ids, key=lambda i: i.split("/")[0])
+        assert ids[0] == "api/2026-03-10-map-onboarding"  # api's newest activity first
+        assert "sort: project" in bar_text(app)
+        await pilot.press("s")
+        assert app.main_screen.sort == "activity"
+    one = make_app(project, clock=fixed_clock)
+    async with one.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("s", "s", "s")
+        assert one.main_screen.sort == "activity"  # name → activity: no project sort
