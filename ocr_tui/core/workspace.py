@@ -241,13 +241,15 @@ class Workspace:
     def accept(self, path: str) -> bool:
         """(Per event, on the event loop: only the engines whose directories hold the path,
         or lie under it, are asked: one or two, not every project a scan found.)"""
-        asked: set[int] = set()
+        return any(e.accept(path) for e in self._engines_for(path))
+
+    def _engines_for(self, path: str) -> list[Engine]:
+        """The engines whose directories (`_place`) hold `path`, or lie under it."""
+        out: list[Engine] = []
         for prefix, e in self._prefixes:
-            if (path.startswith(prefix) or prefix.startswith(path + os.sep)) and id(e) not in asked:
-                asked.add(id(e))
-                if e.accept(path):
-                    return True
-        return False
+            if (path.startswith(prefix) or prefix.startswith(path + os.sep)) and e not in out:
+                out.append(e)
+        return out
 
     def scan(self) -> list[SessionView]:
         self._first_look()
@@ -300,8 +302,17 @@ class Workspace:
         )
 
     def apply(self, paths: Iterable[str | Path]) -> Diff:
-        paths = list(paths)
-        return self._each(lambda e: e.apply(paths))
+        """Each engine re-reads the paths in its directories only (a batch is usually one
+        project's); before the first `watch_roots` (no directories known yet), every one."""
+        if not self._prefixes:
+            paths = list(paths)
+            return self._each(lambda e: e.apply(paths))
+        mine: dict[int, list[str | Path]] = {}
+        for p in paths:
+            for e in self._engines_for(str(p)):
+                mine.setdefault(id(e), []).append(p)
+        # (an engine with none is still called: its `touched` must not say a batch before)
+        return self._each(lambda e: e.apply(mine.get(id(e), [])))
 
     def relist(self, ids: Iterable[str] = ()) -> Diff:
         ids = list(ids)

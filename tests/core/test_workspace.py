@@ -456,3 +456,17 @@ def test_accept_asks_only_the_engines_whose_directories_hold_the_path(tmp_path, 
         str(elsewhere / "x" / "state.json")
     )
     assert asked[0] == "web"
+
+
+def test_apply_routes_each_path_to_its_project_and_touched_is_this_batchs(tmp_path):
+    make_project(tmp_path / "api")
+    make_project(tmp_path / "web")
+    ws = ws_of(tmp_path / "api", tmp_path / "web")
+    ws.scan()
+    ws.watch_roots()
+    api_state = tmp_path / "api" / ".ocr" / "sessions" / SID / "state.json"
+    web_state = tmp_path / "web" / ".ocr" / "sessions" / SID / "state.json"
+    ws.apply([str(api_state)])
+    assert ws.touched == {f"api/{SID}"}
+    ws.apply([str(web_state)])
+    assert ws.touched == {f"web/{SID}"}  # not api's from the batch before
