@@ -11,7 +11,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
-from ocr_tui.ui.listing import FILTERS, SEVERAL_ONLY, SORTS, following
+from ocr_tui.ui.listing import FILTERS, SEVERAL_ONLY, SORTS, cycled, following
 from ocr_tui.ui.navigation import Open, ReviewsTarget
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
@@ -21,15 +21,6 @@ LIST_ACTIONS |= {"cycle_format", "set_format", "reverse_sort", "cycle_project", 
 # A click on the header of one of these columns sorts by it (again: reverses it).
 HEADER_SORTS = {"id": "name", "started": "start", "activity": "activity", "project": "project"}
 SEARCHED = "ids, branches, titles, agents, verdicts and alerts"  # `listing.search_texts`
-
-
-def cycled(current: str, present: list[str]) -> str:
-    """The choice after `current` in all → each one present → all (one no longer present
-    still leads on)."""
-    order = ["all", *present]
-    if current not in order:
-        order.append(current)
-    return following(order, current)
 
 
 class ListKeys(Screen):

@@ -84,6 +84,15 @@ def projects_of(views: Iterable[SessionView]) -> list[str]:
     return sorted({v.project for v in views if v.project})
 
 
+def cycled(current: str, present: list[str]) -> str:
+    """The choice after `current` in all → each one present → all (one no longer present
+    still leads on)."""
+    order = ["all", *present]
+    if current not in order:
+        order.append(current)
+    return following(order, current)
+
+
 def following(items: Sequence[str], current: str) -> str:
     """The item after `current`, the first after the last."""
     return items[(items.index(current) + 1) % len(items)]

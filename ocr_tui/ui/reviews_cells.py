@@ -75,9 +75,12 @@ class ReviewsQuery:
     actionable: bool = False
     sort: str = "at"
     reverse: bool = False  # against the column's natural order
+    project: str = "all"  # with several projects: one's name, or all
 
     def apply(self, rows: Sequence[ReviewRow]) -> list[ReviewRow]:
         kept = [r for r in rows if r.actionable] if self.actionable else list(rows)
+        if self.project != "all":
+            kept = [r for r in kept if r.project == self.project]
         key, descending = _KEYS.get(self.sort, _KEYS["at"])
         known = [r for r in kept if key(r) is not None]
         unknown = [r for r in kept if key(r) is None]
@@ -103,6 +106,8 @@ class ReviewsQuery:
 
     def label(self) -> str:
         shown = "actionable only" if self.actionable else "all rounds"
+        if self.project != "all":
+            shown += f" · project: {safe_line(self.project)}"
         return f"{shown} · sort: {SORT_NAMES.get(self.sort, self.sort)} {self.arrow()}"
 
 

@@ -224,3 +224,28 @@ async def test_sort_by_project_with_several_projects_only(two, project) -> None:
         await loaded(pilot)
         await pilot.press("s", "s", "s")
         assert one.main_screen.sort == "activity"  # name → activity: no project sort
+
+
+async def test_the_reviews_view_shows_one_project_with_p(two, project) -> None:
+    from ocr_tui.ui.screens.reviews import ReviewsScreen
+
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen))
+        screen = app.screen
+        every = len(screen.shown)
+        assert {r.project for r in screen.shown} == {"api", "web"}
+        await pilot.press("p")
+        await wait_until(pilot, lambda: {r.project for r in screen.shown} == {"api"})
+        await pilot.press("p")
+        await wait_until(pilot, lambda: {r.project for r in screen.shown} == {"web"})
+        await pilot.press("p")
+        await wait_until(pilot, lambda: len(screen.shown) == every)
+    one = make_app(project, clock=fixed_clock)
+    async with one.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("r")
+        await wait_until(pilot, lambda: isinstance(one.screen, ReviewsScreen))
+        assert not one.screen.check_action("cycle_project", ())

@@ -28,6 +28,7 @@ from ocr_tui.core.reviews import ReviewRow, review_rows
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import DrilldownScreen
+from ocr_tui.ui.listing import cycled
 from ocr_tui.ui.navigation import (
     Navigator,
     Open,
@@ -76,6 +77,10 @@ class ReviewsScreen(Screen):
             "suggestions → triage",
         ),
         Binding("S", "reverse_sort", "Reverse sort", id="reviews.reverse", show=False),
+        Binding(
+            "p", "cycle_project", "Project", id="reviews.project",
+            tooltip="All projects → each project → … (with several projects)",
+        ),
         Binding("escape", "back", "Back", id="reviews.back", tooltip="Back to the session list"),
     ]
     # fmt: on
@@ -164,6 +169,18 @@ class ReviewsScreen(Screen):
 
     def action_cycle_sort(self) -> None:
         self._set_query(self.query_state.next_sort())
+
+    def projects(self) -> list[str]:
+        return sorted({r.project for r in self.rows if r.project})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cycle_project":  # one project: nothing to choose
+            return self.query_state.project != "all" or len(self.projects()) > 1
+        return True
+
+    def action_cycle_project(self) -> None:
+        q = self.query_state
+        self._set_query(replace(q, project=cycled(q.project, self.projects())))
 
     def action_reverse_sort(self) -> None:
         self._set_query(self.query_state.sorted_by(self.query_state.sort))
