@@ -30,6 +30,11 @@ class _Option:
     metavar: str
     repeats: bool
 
+    @property
+    def dirs(self) -> bool:
+        """Its value is a directory (`--scan DIR`)."""
+        return self.takes_value and not self.choices and self.metavar == "DIR"
+
 
 @dataclass
 class _Command:
@@ -136,8 +141,8 @@ def _bash(prog: str, top: _Command, commands: list[_Command], default) -> str:
     for key, c in everyone:
         opts.append((key, " ".join(fl for o in c.options for fl in o.flags)))
         valued.append((key, " ".join(fl for o in c.options if o.takes_value for fl in o.flags)))
-        choices += [(f"{key} {fl}", " ".join(o.choices)) for o in c.options if o.choices
-                    for fl in o.flags]  # fmt: skip
+        choices += [(f"{key} {fl}", DIRS if o.dirs else " ".join(o.choices or ()))
+                    for o in c.options if o.choices or o.dirs for fl in o.flags]  # fmt: skip
         positional += [(f"{key} {i}", spec) for i, spec in enumerate(c.positionals)]
         if c.more:
             positional.append((f"{key} *", c.positionals[-1]))
@@ -182,7 +187,13 @@ def _bash(prog: str, top: _Command, commands: list[_Command], default) -> str:
         cmd=$default  # `{prog} PATH ...`: the default command's
     fi
     if [[ $prev == -* && " $({f}_valued "$cmd") " == *" $prev "* ]]; then
-        COMPREPLY=($(compgen -W "$({f}_choices "$cmd" "$prev")" -- "$cur"))
+        spec=$({f}_choices "$cmd" "$prev")
+        if [[ $spec == {DIRS} ]]; then
+            local IFS=$'\\n'
+            COMPREPLY=($(compgen -d -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$spec" -- "$cur"))
+        fi
         return 0
     fi
     if [[ $cur == -* ]]; then
@@ -221,6 +232,7 @@ def _zsh_specs(c: _Command, with_positionals: bool) -> list[str]:
         star = "*" if o.repeats else ""
         if o.takes_value:
             action = f"({' '.join(_zq(x) for x in o.choices)})" if o.choices else " "
+            action = "_directories" if o.dirs else action
             value = f":{_zq(o.metavar.lower())}:{action}"
         else:
             value = ""
@@ -315,6 +327,8 @@ def _fish_option(prog: str, condition: str, o: _Option) -> str:
         parts.append("-x")
         if o.choices:
             parts.append(f"-a {_fq(' '.join(o.choices))}")
+        elif o.dirs:
+            parts.append(f"-a {_fq('(__fish_complete_directories)')}")
     if o.help:
         parts.append(f"-d {_fq(o.help)}")
     return " ".join(parts)

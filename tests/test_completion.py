@@ -104,6 +104,9 @@ def test_bash_script_is_valid_and_completes(tmp_path):
     assert complete("status", "--session", "") == []  # an id: nothing to offer
     assert complete("proj", "--po") == ["--poll"]  # `ocr-tui PATH --poll`: the dashboard's
     assert complete("status", "proj", "") == ["proj"]  # several PATHs: one more
+    assert complete("--scan", "") == ["proj"]  # --scan DIR: directories
+    assert complete("status", "--scan", "p") == ["proj"]
+    assert complete("status", "--scan", "=", "p") == ["proj"]  # --scan=p
     assert complete("findings", "proj", "") == []  # one PATH only
 
 
@@ -150,6 +153,7 @@ def _needs(shell: str) -> str:
 def test_zsh_script_is_valid():
     full = _scripts()["zsh"]
     assert full.startswith("#compdef ocr-tui\n") and "compdef _ocr_tui ocr-tui" in full
+    assert "'--scan=[" in full and ":dir:_directories'" in full  # --scan DIR: directories
     zsh = _needs("zsh")
     for text in (full, script("zsh", _toy())):
         done = subprocess.run([zsh, "-n"], input=text, capture_output=True, text=True)
@@ -171,6 +175,13 @@ def test_fish_script_is_valid_and_completes(tmp_path):
         capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert sorted(done.stdout.split()) == ["ocr.db", "state.json"], done.stderr
+    (tmp_path / "proj").mkdir()
+    scan = f"source {path}; cd {tmp_path}; complete -C 'ocr-tui --scan p'"
+    done = subprocess.run(
+        [fish, "--no-config", "-c", scan],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert done.stdout.split()[:1] == ["proj/"], done.stderr  # --scan DIR: directories
 
 
 def test_the_completion_command_prints_the_script(capsys):
