@@ -249,3 +249,23 @@ async def test_the_reviews_view_shows_one_project_with_p(two, project) -> None:
         await pilot.press("r")
         await wait_until(pilot, lambda: isinstance(one.screen, ReviewsScreen))
         assert not one.screen.check_action("cycle_project", ())
+
+
+async def test_a_search_puts_the_cursor_on_its_first_match(two) -> None:
+    """With the cursor low in the list, a search that hides its row starts at the first
+    match (not at the match that happens to sit where the cursor was)."""
+    app = make_app(None, scope=two, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await pilot.press("G")  # the last row
+        low = app.main_screen.table.highlighted_id
+        await pilot.press("slash", *"feat-auth", "enter")
+        await wait_until(pilot, lambda: len(table_ids(app)) == 2)
+        assert low not in table_ids(app)
+        assert app.main_screen.table.highlighted_id == table_ids(app)[0]
+        # a session the search keeps stays highlighted
+        await pilot.press("j")
+        kept = app.main_screen.table.highlighted_id
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: len(table_ids(app)) == 8)
+        assert app.main_screen.table.highlighted_id == kept

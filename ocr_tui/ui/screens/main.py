@@ -182,7 +182,14 @@ class MainScreen(ListKeys):
         self.post_message(Open(SessionTarget(event.row_key)))
 
     def _query_changed(self) -> None:
+        """A new filter, search or sort: the highlighted session stays highlighted while the
+        list shows it; else the first row is (a search's first match, never the match that
+        happens to be where the cursor was)."""
+        before = self.table.highlighted_id
         self.refresh_view()
+        if before is not None and self.table.highlighted_id != before and self.table.row_count:
+            self.table.move_cursor(row=0)
+            self._show_detail()
         self.refresh_bindings()
 
     watch_filter = watch_format = watch_sort = watch_reverse = watch_project = _query_changed
