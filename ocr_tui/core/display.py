@@ -250,10 +250,22 @@ def id_core(sid: str) -> str:
     return _REDUNDANT.sub("", sid, count=1)
 
 
-def name_order(sid: str) -> tuple[str, str]:
+_DIGITS = re.compile(r"(\d+)")
+
+
+def name_order(sid: str) -> tuple[tuple[object, ...], str]:
     """A session's place in an A→Z list: by the name the tables show (`id_core`: a date
-    prefix would order by day), case-insensitive, the whole id breaking ties."""
-    return (id_core(sid).lower(), sid)
+    prefix would order by day), case-insensitive, numbers by their value (`review-2` before
+    `review-10`, as reviewers are), the whole id breaking ties."""
+    parts = _DIGITS.split(id_core(sid).lower())
+    return (tuple(_number(p) if i % 2 else p for i, p in enumerate(parts)), sid)
+
+
+def _number(digits: str) -> tuple[int, str]:
+    """A run of digits ordered by its value, without `int` (an id of 5,000 digits would
+    pass Python's limit on them): fewer digits first, then the digits themselves."""
+    digits = digits.lstrip("0") or "0"
+    return (len(digits), digits)
 
 
 def ambiguous(ids: Iterable[str]) -> frozenset[str]:

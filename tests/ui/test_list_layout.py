@@ -270,3 +270,12 @@ async def test_each_column_means_one_thing(home) -> None:
         assert labels["round_time"] == "Round time"
         assert "needs" not in labels and "agents" not in labels and "format" not in labels
         assert cell("2026-03-10-feat-auth", "round_time") == "20m"
+
+
+def test_names_sort_naturally_and_a_huge_number_is_no_error() -> None:
+    """`review-2` before `review-10` (as reviewers are); a run of 6,000 digits orders by its
+    length, never through `int` (Python refuses more than 4,300 digits)."""
+    ids = ["2026-11-26-review-10", "2026-11-26-review-2", "2026-11-26-review", "x-" + "9" * 6000]
+    assert sorted(ids, key=name_order) == [
+        "2026-11-26-review", "2026-11-26-review-2", "2026-11-26-review-10", "x-" + "9" * 6000,
+    ]  # fmt: skip
