@@ -696,3 +696,13 @@ def test_meta_struct_with_more_fields_and_wrong_types():
     (f,) = findings_from_meta(built, "m.json") or []
     assert (f.title, f.severity, f.reviewers, f.text) == ("A", "low", ["principal-1", "q-1"], "s")
     assert f.location == Location(file="a.ts", line_start=3, line_end=3)
+
+
+def test_a_count_of_thousands_of_digits_is_no_count() -> None:
+    """`**Blockers:** 999…` (6,000 digits: past Python's limit for int) is not a count: the
+    items under the section are counted instead, and nothing raises."""
+    from ocr_tui.formats.ocr.markdown import parse_final_counts
+
+    text = "**Blockers:** " + "9" * 6000 + "\n## Blockers\n### 1. The first\n### 2. The second\n"
+    assert parse_final_counts(text).blockers == 2
+    assert parse_final_counts("**Blockers:** 123456789\n").blockers == 123456789

@@ -189,11 +189,15 @@ _VERDICT_INLINE = re.compile(r"(?i)^\s*(?:#{1,6}\s*)?[*_]*\s*verdict\s*[*_]*\s*:
 _VERDICT_SECTION = re.compile(r"(?i)^\s*#{1,6}\s*[*_]*\s*verdict\s*[*_]*\s*:?\s*$")
 _EXPLICIT_COUNT = {
     # `**Blockers**: 2`, `**Blockers:** 2`, `- **Should Fix**: 1`
-    "blockers": re.compile(r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*blockers?\s*:?\s*\*\*\s*:?\s*(\d+)"),
-    "should_fix": re.compile(
-        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*should[\s-]*fix\s*:?\s*\*\*\s*:?\s*(\d+)"
+    "blockers": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*blockers?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
     ),
-    "suggestions": re.compile(r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*suggestions?\s*:?\s*\*\*\s*:?\s*(\d+)"),
+    "should_fix": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*should[\s-]*fix\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
+    ),
+    "suggestions": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*suggestions?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
+    ),
 }
 _SECTION = {
     "blockers": re.compile(r"(?i)^##\s+[^\w]*\s*blockers?\b"),
