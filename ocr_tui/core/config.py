@@ -69,6 +69,9 @@ def load(start: Path | None = None, path: Path | None = None) -> Settings:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
+        if os.environ.get("OCR_TUI_CONFIG", "").strip().lower() not in ("", "off", "none"):
+            # named on purpose (OCR_TUI_CONFIG): its absence is news; the default's is not
+            settings.problems.append(f"config {shown}: no such file (OCR_TUI_CONFIG); ignored")
         return settings
     except (OSError, UnicodeDecodeError) as exc:
         settings.problems.append(f"config {shown}: cannot be read ({_reason(exc)}); ignored")

@@ -168,20 +168,24 @@ class OcrTuiApp(LiveApp):
         """The config file's theme, and what was wrong with the file; from then on, a theme
         picked in the app is remembered in the file (when there is one to write)."""
         prefs = self.prefs
-        for problem in prefs.problems:
-            self.notify(problem, title="Config", severity="warning", markup=False, timeout=10)
+        problems = list(prefs.problems)
         if prefs.theme:
             if prefs.theme in self.available_themes:
                 self.theme = prefs.theme
             else:
-                names = ", ".join(sorted(self.available_themes))
-                self.notify(
-                    f"config: theme {fmt.safe(prefs.theme, 40)!r} is not one of {names}",
-                    title="Config",
-                    severity="warning",
-                    markup=False,
-                    timeout=10,
+                problems.append(
+                    f"theme {fmt.safe(prefs.theme, 40)!r} is not one of the themes here"
+                    " (ctrl+p: Change theme lists them); ignored"
                 )
+        if problems:  # one notice, however many (each is one line)
+            more = f"\n… and {len(problems) - 5} more (see stderr)" if len(problems) > 5 else ""
+            self.notify(
+                "\n".join(problems[:5]) + more,
+                title="Config",
+                severity="warning",
+                markup=False,
+                timeout=10,
+            )
         if prefs.config is not None:
             self.theme_changed_signal.subscribe(self, self._remember_theme)
 

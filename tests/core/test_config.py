@@ -136,3 +136,15 @@ def test_no_file_no_flag_the_defaults(monkeypatch, tmp_path):
     cli._configure(args, str(tmp_path))
     assert args.stall_after == cli.DEFAULT_STALL_AFTER and args.notify == "off"
     assert (args.sort, args.filter, args.theme) == (None, None, None)
+
+
+def test_a_file_named_by_ocr_tui_config_that_is_not_there_is_said(tmp_path, monkeypatch):
+    """Named on purpose, its absence is one line; the default file's absence is nothing."""
+    from ocr_tui.core import config
+
+    monkeypatch.setenv("OCR_TUI_CONFIG", str(tmp_path / "missing.toml"))
+    settings = config.load(tmp_path)
+    assert len(settings.problems) == 1 and "no such file" in settings.problems[0]
+    monkeypatch.delenv("OCR_TUI_CONFIG")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    assert config.load(tmp_path).problems == []
