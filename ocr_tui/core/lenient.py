@@ -75,6 +75,17 @@ def convert(raw: Any, typ: Any, numbers_as_text: bool = False) -> tuple[bool, An
         return False, None
 
 
+def small_int(text: str, digits: int = 18) -> int | None:
+    """`text` as an int when it is ASCII digits (a `-` before them allowed) and at most
+    `digits` of them; else None. `str.isdigit` is true for `²` and Arabic-Indic digits, and
+    `int` refuses more than 4,300 digits: text from disk goes through here, never raising."""
+    t = text.strip()
+    body = t[1:] if t.startswith("-") else t
+    if not body or len(body) > digits or not (body.isascii() and body.isdigit()):
+        return None
+    return int(t)
+
+
 def fold_dotted(obj: dict) -> dict:
     """`{"config.num_chapters": 4}` -> `{"config": {"num_chapters": 4}}`; nested keys win."""
     if not any(isinstance(k, str) and "." in k for k in obj):

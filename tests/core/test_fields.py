@@ -299,3 +299,12 @@ def test_pad_counts_cells_not_characters() -> None:
 
     assert pad("日本", 6) == "日本  " and pad("ab", 6) == "ab    "
     assert pad("日本語の名前", 6) == "日本語の名前"  # never cut: the caller clips first
+
+
+def test_small_int_reads_ascii_digits_only_and_never_raises() -> None:
+    from ocr_tui.core.lenient import small_int
+
+    assert small_int(" 42 ") == 42 and small_int("-3") == -3 and small_int("007") == 7
+    for bad in ("²", "١٢", "", "-", "4.2", "1e3", "9" * 6000, "x1"):
+        assert small_int(bad) is None, bad
+    assert small_int("12345", 4) is None and small_int("1234", 4) == 1234

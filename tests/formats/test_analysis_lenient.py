@@ -201,3 +201,17 @@ def test_fuzz_never_raises(tmp_path, state):
     assert v.id == "project" and v.phase_total == 8
     assert not any(p.startswith("could not be read") for p in v.problems), v.problems
     src.expires(v)
+
+
+def test_an_approval_key_that_only_looks_numeric_is_named_as_it_is(tmp_path) -> None:
+    """`²` is a digit to str.isdigit, not to int (hypothesis found it): the key is shown."""
+    from ocr_tui.formats.analysis.derive import gate_steps
+    from ocr_tui.formats.analysis.model import Approval
+
+    steps = gate_steps(
+        {"phase_²": Approval(), "phase_2": Approval(), "x_" + "9" * 6000: Approval()}
+    )
+    labels = [s.label for s in steps]
+    assert "approval: phase_²" in labels and any(
+        lb.startswith("approval: phase 3") for lb in labels
+    )

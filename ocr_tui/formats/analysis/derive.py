@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from ocr_tui.core.lenient import created_updated, elapsed
+from ocr_tui.core.lenient import created_updated, elapsed, small_int
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
 from ocr_tui.core.view import Fact, PhaseStep, SessionView, Step
 from ocr_tui.formats.analysis.model import (
@@ -320,8 +320,8 @@ def gate_steps(approvals: dict[str, Approval]) -> list[Step]:
     steps = []
     for key in sorted(approvals):
         ap = approvals[key]
-        n = key.rpartition("_")[2]
-        label = f"approval: {phase_ref(int(n))}" if n.isdigit() else f"approval: {key}"
+        n = small_int(key.rpartition("_")[2], 4)
+        label = f"approval: {phase_ref(n)}" if n is not None and n >= 0 else f"approval: {key}"
         bits = [ap.feedback] if ap.feedback else []
         bits += [f"change: {c}" for c in ap.changes_requested]
         state = "approved" if ap.approved is True else "changes requested"

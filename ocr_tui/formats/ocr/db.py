@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ocr_tui.core.lenient import small_int
 from ocr_tui.formats.ocr.finding import Finding, finding_id
 from ocr_tui.formats.ocr.map_sections import (
     MAX_FILES,
@@ -76,8 +77,8 @@ def _as_int(value: object) -> int | None:
         return None
     if isinstance(value, int):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
+    if isinstance(value, str):
+        return small_int(value)
     return None
 
 
