@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from ocr_tui.core.lenient import when
+from ocr_tui.core.lenient import small_int, when
 from ocr_tui.core.safe_read import read_capped
 from ocr_tui.core.source import Source, Touch, is_temp_name
 from ocr_tui.core.textsafe import name_key, unsurrogate
@@ -309,4 +309,5 @@ def walk_execution(
 
 
 def _int(text: str) -> int | None:
-    return int(text) if text.isdigit() and len(text) < 16 else None
+    """(A file name's number: `²` is a digit to str.isdigit, not to int.)"""
+    return small_int(text, 15) if text.isascii() and text.isdigit() else None
