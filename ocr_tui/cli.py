@@ -246,6 +246,8 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
             scope = _scope(args)
             if scope is None:
                 return EXIT_NO_PROJECT
+            if not scope.several:  # every PATH led to the same project: that one
+                scope, several, start = None, False, scope.projects[0].root
         try:
             project: Project | None = None if several else find_project(start)
         except ProjectNotFound:

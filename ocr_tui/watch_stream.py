@@ -57,9 +57,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
             emit({"type": "projects", "projects": refs})
         if engine.headers_version != headers_seen:  # a format's project-level state changed
             headers_seen = engine.headers_version
-            emit(
-                {"type": "headers", "headers": [engine.headers[k] for k in sorted(engine.headers)]}
-            )
+            emit({"type": "headers", "headers": [h for _, h in sorted(engine.headers.items())]})
         if isinstance(ev, Scanned):
             for v in ev.sessions:
                 own[v.id] = local_id(v)

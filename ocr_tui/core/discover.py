@@ -29,6 +29,9 @@ class Found:
 
     roots: list[Path] = field(default_factory=list)
     truncated: bool = False
+    # A directory below the top could not be listed (no permission, out of file handles):
+    # the walk says nothing of the projects in it.
+    unreadable: bool = False
 
 
 def find_projects(
@@ -55,8 +58,11 @@ def find_projects(
                 with os.scandir(directory) as it:
                     # (a marker may be a link to a directory, as `find_project` sees it)
                     entries = [e for e in it if _is_dir(e, follow=e.name in heads)]
-            except OSError:
-                continue  # unreadable, or gone meanwhile
+            except (FileNotFoundError, NotADirectoryError):
+                continue  # gone meanwhile
+            except OSError:  # unreadable now (EACCES, EMFILE...): says nothing of what is there
+                found.unreadable = found.unreadable or d > 0
+                continue
             names = {e.name for e in entries}
             if _holds_marker(directory, names, heads):
                 found.roots.append(Path(directory))

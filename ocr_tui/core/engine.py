@@ -175,6 +175,10 @@ class Engine:
         (changed, removed, rearm): rearm when the directories to watch changed."""
         return self._refresh.poll(self.clock())
 
+    def close(self) -> None:
+        """The engine is dropped: end what its scan started (worker processes)."""
+        self._scan.close()
+
     def discover(self) -> bool:
         """Did new projects appear? (One project: never; `Workspace` looks for them.)"""
         return False

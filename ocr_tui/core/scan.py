@@ -186,6 +186,14 @@ class Scan:
             self.pending += [b[0] for i, b in enumerate(batch) if i not in seen]
         return out
 
+    def close(self) -> None:
+        """The engine is dropped, maybe from another thread than the one still stepping it:
+        only the workers are let go (their batches left come back cancelled, and `_collect`
+        derives those in the thread); nothing the stepping thread iterates is touched."""
+        pool = self._pool
+        if pool is not None:
+            pool.close()
+
     def _stop_pool(self) -> None:
         if self._pool is not None:
             self._pool.close()

@@ -90,6 +90,7 @@ class Workspace:
         self.stall_after = stall_after
         self.clock = clock  # read at each call (tests set it after construction)
         self.truncated = False  # the last scan stopped at discover.MAX_DIRS directories
+        self._partial = False  # ...or could not list a directory: no project is taken as gone
         self._markers = markers
         self._given = {p.root for p in scope.projects}
         self._names: dict[Path, str] = {}
@@ -119,6 +120,7 @@ class Workspace:
         start = time.monotonic()
         found = find_projects(self.scope.scan, self._markers(), depth=self.scope.depth)
         self.truncated = found.truncated
+        self._partial = found.truncated or found.unreadable
         took = time.monotonic() - start
         # every DISCOVER_EVERY_S, or less often where a walk is long: 5% of a core at most
         self._next_look = start + took + max(DISCOVER_EVERY_S, LOOK_SHARE * took)
@@ -130,13 +132,14 @@ class Workspace:
             return []
         self._names = short_names(new, self._names)
         added = []
+        # (a new dict, swapped in whole: the UI thread may be reading the one before)
+        engines = dict(self.engines)
         for root in new:
-            engine = Engine(
+            engines[root] = engine = Engine(
                 Project(root), stall_after=self.stall_after, clock=self._now, name=self._names[root]
             )
-            self.engines[root] = engine
             added.append(engine)
-        self.engines = dict(sorted(self.engines.items(), key=lambda kv: self._names[kv[0]]))
+        self.engines = dict(sorted(engines.items(), key=lambda kv: self._names[kv[0]]))
         self._reindex()
         return added
 
@@ -192,12 +195,18 @@ class Workspace:
         if self.scope.scan is None or time.monotonic() < self._next_look:
             return [], [], False
         now = set(self._look())
-        # (a walk cut short at MAX_DIRS says nothing of the projects it did not reach)
-        gone = [] if self.truncated else [r for r in self.engines if r not in now]
+        # (a walk cut short, or that could not list a directory, says nothing of the
+        # projects it did not see)
+        gone = [] if self._partial else [r for r in self.engines if r not in now]
         gone = [r for r in gone if r not in self._given]
         removed: list[str] = []
-        for root in gone:
-            removed += sorted(self.engines.pop(root).views)
+        if gone:
+            engines = dict(self.engines)  # (swapped in whole, as in `_add`)
+            for root in gone:
+                engine = engines.pop(root)
+                removed += sorted(engine.views)
+                engine.close()
+            self.engines = engines
         added = self._add(r for r in sorted(now) if r not in self.engines)
         if gone and not added:
             self._reindex()
@@ -329,6 +338,10 @@ class Workspace:
             removed += r
             rearm = rearm or again
         return changed, sorted(set(removed)), rearm
+
+    def close(self) -> None:
+        for e in self.engines.values():
+            e.close()
 
     def clear(self) -> list[str]:
         removed: list[str] = []

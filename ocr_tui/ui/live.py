@@ -45,7 +45,7 @@ from ocr_tui.core.view import Header, SessionView
 from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui.contract import ShowsSession
-from ocr_tui.ui.fmt import display_path
+from ocr_tui.ui.fmt import display_path, safe
 from ocr_tui.ui.messages import (
     HeadersChanged,
     ProjectMissing,
@@ -159,6 +159,8 @@ class LiveApp(App[None]):
         if self._stop is not None:
             self._stop.set()
         self._stop = asyncio.Event()
+        if self.engine is not None:
+            self.engine.close()  # its first scan's worker processes, if any
         scope = self.scope or Scope((self.project,))
         self.engine = make_engine(scope, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
@@ -181,7 +183,8 @@ class LiveApp(App[None]):
         project = engine.project
         headers: tuple[Header, ...] = ()
         async for event in watch_project(engine, stop=stop, poll=self._poll, progressive=True):
-            now_headers = tuple(engine.headers[k] for k in sorted(engine.headers))
+            now = engine.headers  # (a workspace builds it anew each time: once)
+            now_headers = tuple(now[k] for k in sorted(now))
             if now_headers != headers:
                 headers = now_headers
                 self.post_message(HeadersChanged(project, headers))
@@ -233,6 +236,10 @@ class LiveApp(App[None]):
         if not self._current(message.project):
             return
         events = [e for v in message.changed for e in transitions(self.sessions.get(v.id), v)]
+        found = self._projects_found(message.changed)
+        if found:  # a project found (`--scan`): one notice, not a "new session" per session
+            shown = {v.id for v in message.changed if v.project in found}
+            events = [e for e in events if not (e.kind == "new" and e.session in shown)]
         for view in message.changed:
             old = self.sessions.get(view.id)
             if old is not None and old.source == "loading" and view.source != "loading":
@@ -248,6 +255,24 @@ class LiveApp(App[None]):
             self.touched_signal.publish(message.touched)
         self._toasts.announce([e for e in events if self.toast_wanted(e.session)])
         self._notify_changes(events)
+
+    def _projects_found(self, changed: list[SessionView]) -> set[str]:
+        """The projects (several shown) none of whose sessions were shown before these: a
+        project a `--scan` found, its sessions read all at once. Said here in one notice."""
+        if self.scope is None:
+            return set()
+        known = {v.project for v in self.sessions.values()}
+        found: dict[str, int] = {}
+        for v in changed:
+            if v.project and v.project not in known and v.id not in self.sessions:
+                found[v.project] = found.get(v.project, 0) + 1
+        for name, n in found.items():
+            self.notify(
+                f"{safe(name, 40)}: {n} session{'s' * (n != 1)}",
+                title="Project found",
+                markup=False,
+            )
+        return set(found)
 
     def toast_wanted(self, session_id: str) -> bool:
         """Does a change of this session raise a toast? (All do here; the dashboard leaves
@@ -313,6 +338,8 @@ class LiveApp(App[None]):
         self.headers = ()
         self.project = None
         self.scope = None
+        if self.engine is not None:
+            self.engine.close()
         self.engine = None
         self.polling = False
         self._seen_sessions_dir = False

@@ -415,3 +415,13 @@ def test_watch_of_an_empty_scan_says_it_found_no_project(tmp_path):
     lines, _ = watch_lines(["--scan", str(tmp_path / "empty")], lambda ls: len(ls) >= 3)
     assert lines[0] == {"type": "projects", "projects": []}
     assert {"type": "waiting", "path": str(tmp_path / "empty")} in lines
+
+
+def test_dashboard_of_two_paths_in_one_project_is_that_project(two, built):
+    """`ocr-tui mono/pkg-a mono/pkg-b`, both inside one project: that project, as one."""
+    api, _ = two
+    (api / "pkg-a").mkdir()
+    (api / "pkg-b").mkdir()
+    assert main([str(api / "pkg-a"), str(api / "pkg-b")]) == 0
+    (app,) = built
+    assert app["scope"] is None and app["project"].root == api

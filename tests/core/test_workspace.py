@@ -470,3 +470,42 @@ def test_apply_routes_each_path_to_its_project_and_touched_is_this_batchs(tmp_pa
     assert ws.touched == {f"api/{SID}"}
     ws.apply([str(web_state)])
     assert ws.touched == {f"web/{SID}"}  # not api's from the batch before
+
+
+def test_a_walk_that_could_not_list_a_directory_removes_no_project(
+    tmp_path, rescan_now, monkeypatch
+):
+    """EACCES or EMFILE on a directory says nothing of the projects in it: none is taken as
+    gone (one failed listing would drop them, and the next walk read them all anew)."""
+    import errno
+
+    from ocr_tui.core import discover
+
+    top = tmp_path / "top"
+    make_project(top / "team" / "api")
+    ws = ws_of(scan=top)
+    assert [r.name for r in ws.refs()] == ["api"]
+    real = discover.os.scandir
+
+    def failing(path):
+        if str(path).endswith("team"):
+            raise OSError(errno.EMFILE, "Too many open files")
+        return real(path)
+
+    monkeypatch.setattr(discover.os, "scandir", failing)
+    assert ws.poll() == ([], [], False)
+    assert [r.name for r in ws.refs()] == ["api"] and not ws.truncated
+
+
+def test_a_project_that_goes_ends_its_engine(tmp_path, rescan_now, monkeypatch):
+    top = tmp_path / "top"
+    make_project(top / "api")
+    make_project(top / "web")
+    ws = ws_of(scan=top)
+    ws.scan()
+    closed: list[str] = []
+    web = ws.engines[top / "web"]
+    monkeypatch.setattr(web, "close", lambda: closed.append("web"))
+    shutil.rmtree(top / "web")
+    ws.poll()
+    assert closed == ["web"] and top / "web" not in ws.engines

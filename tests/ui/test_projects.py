@@ -159,9 +159,22 @@ async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypa
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert sorted(table_ids(app)) == ["web/2026-03-09-landing-page", "web/2026-03-10-feat-auth"]
-        new = make_project(code / "team" / "api")
-        write_session(new, "2026-03-10-hotfix", phase="reviews")
+        notices: list[str] = []
+        toasts: list[str] = []
+        real_notify = app.notify
+        monkeypatch.setattr(
+            app, "notify", lambda m, **kw: notices.append(str(m)) or real_notify(m, **kw)
+        )
+        monkeypatch.setattr(app._toasts, "post", lambda note, *_: toasts.append(str(note.message)))
+        staged = make_project(home / "staging" / "api")  # made whole, then moved in at once
+        write_session(staged, "2026-03-10-hotfix", phase="reviews")
+        write_session(staged, "2026-03-09-older", phase="complete", status="closed")
+        (code / "team").mkdir()
+        (home / "staging" / "api").rename(code / "team" / "api")
+        new = Project(code / "team" / "api")
         await wait_until(pilot, lambda: "api/2026-03-10-hotfix" in table_ids(app))
+        # one notice for the project found, no "new session" toast per old session
+        assert notices == ["api: 2 sessions"] and toasts == []
         # and watched: a change in it reaches its row
         write_session(new, "2026-03-10-hotfix", phase="discourse", updated=NOW)
         await wait_until(pilot, lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse")
