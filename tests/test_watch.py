@@ -38,6 +38,17 @@ class Collector:
         self.stop = asyncio.Event()
         self.poll = poll
         self._new = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    async def __aenter__(self) -> Collector:
+        """`async with Collector(engine) as c`: runs it in a task, stopped on the way out."""
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        self.stop.set()
+        assert self.task is not None
+        await asyncio.wait_for(self.task, TIMEOUT)
 
     async def run(self) -> None:
         async for ev in watch_project(
@@ -59,6 +70,9 @@ class Collector:
                         return ev
                 seen = len(self.events)
                 self._new.clear()
+                if self.task is not None and self.task.done():
+                    self.task.result()  # its error, if any
+                    raise AssertionError(f"the watch ended: {self.events}")
                 await self._new.wait()
 
         return await asyncio.wait_for(inner(), timeout)

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from ocr_tui.core import places
 from ocr_tui.core.headers import HeaderBoard
@@ -29,7 +30,7 @@ from ocr_tui.core.scan import Scan
 from ocr_tui.core.sessions import SessionStore
 from ocr_tui.core.source import DEFAULT_STALL_AFTER, Source
 from ocr_tui.core.timeutil import fmt_ts
-from ocr_tui.core.view import Header, SessionView, Snapshot
+from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
 
 
 def utcnow() -> datetime:
@@ -143,13 +144,7 @@ class Engine:
         return self._table.sessions()
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(
-            version=1,
-            project=str(self.project.root),
-            generated_at=fmt_ts(self.clock()) or "",
-            sessions=self.sessions(),
-            headers=[self.headers[k] for k in sorted(self.headers)],
-        )
+        return snapshot_of(self.project.root, self.clock(), self.sessions(), self.headers)
 
     # -- incremental ------------------------------------------------------------------------
 
@@ -188,6 +183,24 @@ class Engine:
         removed = self._table.clear()
         self._board.clear()
         return removed
+
+
+def snapshot_of(
+    root: Path,
+    now: datetime,
+    sessions: list[SessionView],
+    headers: dict[str, Header],
+    projects: list[ProjectRef] | UnsetType = UNSET,
+) -> Snapshot:
+    """`status --json`'s object: one project's, or (with `projects`) several's."""
+    return Snapshot(
+        version=1,
+        project=str(root),
+        generated_at=fmt_ts(now) or "",
+        sessions=sessions,
+        headers=[headers[k] for k in sorted(headers)],
+        projects=projects,
+    )
 
 
 def encode_json(obj: object) -> str:

@@ -23,13 +23,12 @@ from datetime import datetime
 from pathlib import Path
 
 from ocr_tui.core.discover import DEFAULT_DEPTH, MAX_DIRS, find_projects, short_names
-from ocr_tui.core.engine import Engine, utcnow
+from ocr_tui.core.engine import Engine, snapshot_of, utcnow
 from ocr_tui.core.project import Project
 from ocr_tui.core.refresh import Diff
 from ocr_tui.core.sessions import sort_key
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.core.timeutil import fmt_ts
 from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
 
 DISCOVER_EVERY_S = 3.0  # `--scan`: how often DIR is walked again for projects
@@ -301,14 +300,8 @@ class Workspace:
         return sorted(self._views.values(), key=sort_key)
 
     def snapshot(self) -> Snapshot:
-        return Snapshot(
-            version=1,
-            project=str(self.project.root),
-            generated_at=fmt_ts(self.clock()) or "",
-            sessions=self.sessions(),
-            headers=[h for _, h in sorted(self.headers.items())],
-            projects=self.refs(),
-        )
+        now = self.clock()
+        return snapshot_of(self.project.root, now, self.sessions(), self.headers, self.refs())
 
     def apply(self, paths: Iterable[str | Path]) -> Diff:
         """Each engine re-reads the paths in its directories only (a batch is usually one

@@ -5,7 +5,6 @@ the command line); and the live watch (`watch_project`) follows all of it."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import shutil
 import time
@@ -14,6 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 from msgspec import UNSET
+from test_watch import Collector  # (tests/ is on the path: a package's base directory)
 
 import ocr_tui.core.watcher as watcher
 import ocr_tui.core.workspace as workspace
@@ -21,7 +21,7 @@ from ocr_tui.cli import main
 from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import ProjectRef
-from ocr_tui.core.watch import Changed, ProjectMissing, Scanned, watch_project
+from ocr_tui.core.watch import Changed, ProjectMissing, Scanned
 from ocr_tui.core.workspace import Scope, Workspace, make_engine
 
 from .builders import FIXED, ProjectTree, ago, iso
@@ -321,47 +321,6 @@ def test_the_scan_respects_depth(tmp_path, rescan_now):
 
 
 # --- live ------------------------------------------------------------------------------------
-
-
-class Collector:
-    """`watch_project` in a task; a test waits for an event matching a predicate."""
-
-    def __init__(self, engine) -> None:
-        self.engine = engine
-        self.events: list = []
-        self.stop = asyncio.Event()
-        self._new = asyncio.Event()
-        self.task: asyncio.Task | None = None
-
-    async def __aenter__(self) -> Collector:
-        self.task = asyncio.create_task(self._run())
-        return self
-
-    async def __aexit__(self, *exc) -> None:
-        self.stop.set()
-        assert self.task is not None
-        await asyncio.wait_for(self.task, TIMEOUT)
-
-    async def _run(self) -> None:
-        async for ev in watch_project(self.engine, stop=self.stop):
-            self.events.append(ev)
-            self._new.set()
-
-    async def wait_for(self, pred, timeout: float = TIMEOUT):
-        async def inner():
-            seen = 0
-            while True:
-                for ev in self.events[seen:]:
-                    if pred(ev):
-                        return ev
-                seen = len(self.events)
-                self._new.clear()
-                if self.task is not None and self.task.done():
-                    self.task.result()  # its error, if any
-                    raise AssertionError(f"the watch ended: {self.events}")
-                await self._new.wait()
-
-        return await asyncio.wait_for(inner(), timeout)
 
 
 def with_session(vid: str):
