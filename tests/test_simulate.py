@@ -562,3 +562,16 @@ def test_faster_than_real_time_never_writes_a_time_to_come(tmp_path: Path, fmt: 
         now = datetime.now(UTC).isoformat()
         for at in (view.updated_at, view.last_activity):
             assert at is None or at.replace("Z", "+00:00") <= now
+
+
+def test_an_instant_run_against_the_wall_clock_ends_now(tmp_path: Path) -> None:
+    """`simulate --speed 0` writes the live session at once: as if it had just ended, never
+    with times to come."""
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.project import Project
+
+    Simulator(tmp_path, speed=0, history=0).run()
+    (view,) = Engine(Project(tmp_path)).scan()
+    assert not any("future" in p for p in view.problems), view.problems
+    now = datetime.now(UTC).isoformat()
+    assert view.last_activity is not None and view.last_activity.replace("Z", "+00:00") <= now

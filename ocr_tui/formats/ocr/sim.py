@@ -98,6 +98,7 @@ class Simulator:
         # Played against the wall clock (no `start` given): each step happens at the real
         # time, so a run faster than real time (`--speed 20`) never writes a time to come.
         self._wall = start is None and speed not in (0, math.inf)
+        self._instant = start is None and speed in (0, math.inf)
         self.last_step_at, self.last_step_seconds = self.now, 0.0
         self.live_branch = live_branch.replace("/", "-")
         self.history_ids: list[str] = []
@@ -160,6 +161,11 @@ class Simulator:
         sid, store = self._live_id, self._store
         plan = S.Plan(LIVE_ROUNDS, map_run=True, requirements=True)
         plan.cli_meta = self.store_kind == "ocr.db"
+        if self._instant and self._loops == 0:
+            # Written all at once against the wall clock (`--speed 0`): the session is
+            # played as if it had just ended now, never into times to come.
+            total = sum(a.seconds for a in S.scenario(sid, sid[11:], plan, self.seed))
+            self.now -= timedelta(seconds=total)
         for act in S.scenario(sid, sid[11:], plan, self.seed):
             _apply(self._files, store, sid, act, self.now)  # type: ignore[arg-type]
             self.last_step_at, self.last_step_seconds = self.now, act.seconds
