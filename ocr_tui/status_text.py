@@ -167,7 +167,7 @@ def columns(
         widths = {s.key: max([cell_len(labels[s.key])] + [cell_len(r[s.key]) for r in cells])
                   for s in specs}  # fmt: skip
         return [display.Shown(s.key, labels[s.key], widths[s.key]) for s in specs], cells
-    keep = display.ambiguous(r["id"] for r in cells)
+    keep = display.ambiguous([r["id"] for r in cells], [r["project"] for r in cells])
     natural["id_core"] = max((cell_len(display.shown_id(r["id"], True, keep)) for r in cells),
                              default=0)  # fmt: skip
     # Columns are GAP apart, the last with none after it.
@@ -190,7 +190,7 @@ def table(
     now = now or datetime.now(UTC)
     shown, cells = columns(sessions, now, width)
     widest = max((cell_len(r["id"]) for r in cells), default=0)
-    keep = display.ambiguous(r["id"] for r in cells)
+    keep = display.ambiguous([r["id"] for r in cells], [r["project"] for r in cells])
     rows = [tuple(s.label for s in shown)]
     for r in cells:
         line = []

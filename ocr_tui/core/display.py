@@ -268,13 +268,17 @@ def _number(digits: str) -> tuple[int, str]:
     return (len(digits), digits)
 
 
-def ambiguous(ids: Iterable[str]) -> frozenset[str]:
+def ambiguous(ids: Iterable[str], groups: Iterable[str] | None = None) -> frozenset[str]:
     """The ids whose core another id shares (`2026-11-22-main`, `2026-11-23-main`): these
     keep their prefix, so no two rows read the same. A unique one, however short (`main`),
-    loses it: the Started column says its day."""
+    loses it: the Started column says its day. `groups`: each id's project (several
+    projects): only ids of one project are compared, the Project column tells the others
+    apart."""
     ids = list(ids)
-    counts = Counter(id_core(s) for s in ids)
-    return frozenset(s for s in ids if counts[id_core(s)] > 1)
+    groups = list(groups) if groups is not None else [""] * len(ids)
+    rows = set(zip(groups, ids, strict=True))
+    counts = Counter((g, id_core(s)) for g, s in rows)
+    return frozenset(s for g, s in rows if counts[(g, id_core(s))] > 1)
 
 
 def shown_id(sid: str, drop: bool, keep: Collection[str] = ()) -> str:

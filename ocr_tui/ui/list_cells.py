@@ -57,12 +57,17 @@ class IdFit:
         self.core = 0
         self.keep: frozenset[str] = frozenset()
 
-    def update(self, ids: Iterable[str]) -> bool:
-        """The table holds `ids` (as its cells show them) now; whether that changed what
-        the cells draw."""
+    def update(self, ids: Iterable[str], groups: Iterable[str] | None = None) -> bool:
+        """The table holds `ids` (as its cells show them) now, each of the project in
+        `groups` (several projects: ids that read the same in two projects are told apart
+        by the Project column, so only those of one project keep their prefix); whether
+        that changed what the cells draw."""
+        ids = list(ids)
+        groups = list(groups) if groups is not None else [""] * len(ids)
         cores = {sid: display.id_core(sid) for sid in ids}  # one pass: 10,000 rows, ~4 ms
-        counts = Counter(cores.values())
-        keep = frozenset(sid for sid, c in cores.items() if counts[c] > 1)  # display.ambiguous
+        rows = set(zip(groups, ids, strict=True))  # (project, id): each row once
+        counts = Counter((g, cores[sid]) for g, sid in rows)
+        keep = frozenset(sid for g, sid in rows if counts[(g, cores[sid])] > 1)
         widest = max(map(text_width, cores), default=0)  # (cells: 日本語 is six)
         core = max((text_width(sid if sid in keep else c) for sid, c in cores.items()), default=0)
         changed = (widest, core, keep) != (self.widest, self.core, self.keep)

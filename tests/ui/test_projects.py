@@ -282,3 +282,20 @@ async def test_a_search_puts_the_cursor_on_its_first_match(two) -> None:
         await pilot.press("escape")
         await wait_until(pilot, lambda: len(table_ids(app)) == 8)
         assert app.main_screen.table.highlighted_id == kept
+
+
+def test_ids_that_read_the_same_in_two_projects_lose_their_prefix() -> None:
+    """`main` of api and `main` of web are told apart by the Project column: they lose
+    their day as unique ids do; two `main`s of one project keep it."""
+    from ocr_tui.core.display import ambiguous
+    from ocr_tui.ui.list_cells import IdFit
+
+    ids = ["2026-11-22-main", "2026-11-23-main", "2026-11-23-fix"]
+    assert ambiguous(ids, ["api", "web", "api"]) == frozenset()
+    assert ambiguous(ids, ["api", "api", "web"]) == {"2026-11-22-main", "2026-11-23-main"}
+    assert ambiguous(ids) == {"2026-11-22-main", "2026-11-23-main"}  # one project
+    fit = IdFit()
+    fit.update(ids, ["api", "web", "api"])
+    assert fit.keep == frozenset() and fit.core == len("main")
+    fit.update(ids + ["2026-11-24-main"], ["api", "web", "api", "web"])
+    assert fit.keep == {"2026-11-23-main", "2026-11-24-main"}

@@ -164,7 +164,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         """The rows changed: the ids' widths and those that keep their prefix (whether that
         changed: the columns are planned again, the id cells drawn again)."""
         ids = [cells["id"][0][0] for cells in self._cells.values()]
-        if not self._ids.update(ids):
+        groups = [cells["project"][0][0] for cells in self._cells.values()]
+        if not self._ids.update(ids, groups):
             return False
         self._natural["id_core"] = self._ids.core
         self.clear_drawn()
