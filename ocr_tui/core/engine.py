@@ -123,12 +123,16 @@ class Engine:
         changed = [v for v in views if before.get(v.id) != v]
         return changed, sorted(set(before) - set(self.views))
 
-    def begin(self, *, placeholders: bool = True) -> list[SessionView]:
+    def begin(self, *, placeholders: bool = True, pool: bool = True) -> list[SessionView]:
         """Start a full scan: list every session (cheap) and queue them to be derived by
         `step`, newest first. With `placeholders`, each session gets a stand-in view at once
         (`source == "loading"`), so a list of 10,000 shows before one is parsed."""
-        self._scan.begin(self.clock(), placeholders=placeholders)
+        self._scan.begin(self.clock(), placeholders=placeholders, pool=pool)
         return self.sessions()
+
+    def start_pool(self) -> None:
+        """Worker processes for the sessions `begin(pool=False)` left to derive."""
+        self._scan.start_pool(self.clock())
 
     def step(self, budget_s: float | None = 0.05) -> list[SessionView]:
         """Derive queued sessions for about `budget_s` seconds (all with None); returns them."""

@@ -53,9 +53,11 @@ class Scan:
         """Sessions are left to derive (queued here, or in worker processes)."""
         return bool(self.pending or self._inflight)
 
-    def begin(self, now: datetime, *, placeholders: bool) -> None:
+    def begin(self, now: datetime, *, placeholders: bool, pool: bool = True) -> None:
         """Forget everything, list every session and queue them, newest first. With
-        `placeholders`, each session gets a stand-in view at once (`source == "loading"`)."""
+        `placeholders`, each session gets a stand-in view at once (`source == "loading"`).
+        `pool` False: no worker processes now (a workspace decides for all its projects
+        at once, then calls `start_pool`)."""
         self._stop_pool()
         self.table.clear()
         self.board.clear()
@@ -80,7 +82,8 @@ class Scan:
             self.board.rederive(src, now)
         order.sort()
         self.pending = [vid for _, vid in reversed(order)]  # popped from the end: newest first
-        self._start_pool(now)
+        if pool:
+            self._start_pool(now)
         if not self.waiting:
             self._end()
 
@@ -120,7 +123,12 @@ class Scan:
 
     # -- worker processes -------------------------------------------------------------------
 
-    def _start_pool(self, now: datetime) -> None:
+    def start_pool(self, now: datetime) -> None:
+        """Worker processes for what is left, however few (several projects' scans: their
+        sessions together were worth it)."""
+        self._start_pool(now, force=True)
+
+    def _start_pool(self, now: datetime, force: bool = False) -> None:
         """Send the sessions no cached view stands for to worker processes, in batches,
         newest first, when there are enough of them to be worth it."""
         table, known = self.table, self.cache.known
@@ -133,7 +141,9 @@ class Scan:
             if workers.pool_safe(src) and (src.framework, key) not in known:
                 cold.append((src, vid, key, path))
         self.pooled = 0
-        if not workers.wanted(len(cold)):
+        if not (force and cold and workers.wanted(workers.POOL_MIN)) and not workers.wanted(
+            len(cold)
+        ):
             return
         try:
             self._pool = workers.Pool()

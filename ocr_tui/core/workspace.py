@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from ocr_tui.core import pool
 from ocr_tui.core.discover import DEFAULT_DEPTH, MAX_DIRS, find_projects, short_names
 from ocr_tui.core.engine import Engine, snapshot_of, utcnow
 from ocr_tui.core.project import Project
@@ -96,6 +97,9 @@ class Workspace:
         self.engines: dict[Path, Engine] = {}
         self._views: ChainMap[str, SessionView] = ChainMap()
         self._prefixes: list[tuple[str, Engine]] = []
+        self._by_dir: dict[str, list[Engine]] = {}
+        self._generation = 0  # bumped whenever the set of engines changes
+        self._headers: tuple[object, dict[str, Header]] = (None, {})
         self._next_look = 0.0
         self._add(p.root for p in scope.projects)
         # `--scan`: the first walk is left to the first call that reads (`_first_look`), in
@@ -139,6 +143,7 @@ class Workspace:
             )
             added.append(engine)
         self.engines = dict(sorted(engines.items(), key=lambda kv: self._names[kv[0]]))
+        self._generation += 1
         self._reindex()
         return added
 
@@ -150,12 +155,16 @@ class Workspace:
         """Each engine's directories (its sources' `watch_dirs` and `extra_watch_dirs`, such
         as a format's temporary directories outside the project), for `accept`. Called
         where the watch roots are asked for (in a thread: extra dirs may be listed)."""
-        self._prefixes = [
-            (os.path.join(str(d), ""), e)
-            for e in self.engines.values()
-            for src in e.sources
-            for d in (*src.watch_dirs(), *src.extra_watch_dirs())
-        ]
+        prefixes: list[tuple[str, Engine]] = []
+        by_dir: dict[str, list[Engine]] = {}
+        for e in self.engines.values():
+            for src in e.sources:
+                for d in (*src.watch_dirs(), *src.extra_watch_dirs()):
+                    prefixes.append((os.path.join(str(d), ""), e))
+                    mine = by_dir.setdefault(str(d), [])
+                    if e not in mine:
+                        mine.append(e)
+        self._prefixes, self._by_dir = prefixes, by_dir  # (each swapped in whole)
 
     def _now(self) -> datetime:
         return self.clock()
@@ -206,6 +215,7 @@ class Workspace:
                 removed += sorted(engine.views)
                 engine.close()
             self.engines = engines
+            self._generation += 1
         added = self._add(r for r in sorted(now) if r not in self.engines)
         if gone and not added:
             self._reindex()
@@ -220,12 +230,21 @@ class Workspace:
 
     @property
     def headers(self) -> dict[str, Header]:
-        return {f"{e.name}/{k}": h for e in self.engines.values() for k, h in e.headers.items()}
+        """Every project's headers (built again only when one changed: read per event)."""
+        version = self.headers_version
+        if self._headers[0] != version:
+            engines = self.engines.values()
+            self._headers = (
+                version,
+                {f"{e.name}/{k}": h for e in engines for k, h in e.headers.items()},
+            )
+        return self._headers[1]
 
     @property
-    def headers_version(self) -> tuple[tuple[str | None, int], ...]:
-        """Changes whenever `headers` does (compared, never counted)."""
-        return tuple((e.name, e.headers_version) for e in self.engines.values())
+    def headers_version(self) -> tuple[int, int]:
+        """Changes whenever `headers` does: the engines' counters only grow, and the set of
+        engines has its own (`_generation`)."""
+        return (self._generation, sum(e.headers_version for e in self.engines.values()))
 
     @property
     def pending(self) -> list[str]:
@@ -252,17 +271,35 @@ class Workspace:
         return any(e.accept(path) for e in self._engines_for(path))
 
     def _engines_for(self, path: str) -> list[Engine]:
-        """The engines whose directories (`_place`) hold `path`, or lie under it."""
-        out: list[Engine] = []
+        """The engines whose directories (`_place`) hold `path`, or lie under it: looked up
+        by the path's own directories (a dozen dict lookups, however many projects: 3,000
+        of them made a linear pass cost milliseconds per event on the loop); a path above
+        every directory (rare) by a pass over them."""
+        by_dir, out = self._by_dir, []
+        p = path
+        while True:
+            for e in by_dir.get(p, ()):
+                if e not in out:
+                    out.append(e)
+            parent = os.path.dirname(p)
+            if parent == p:
+                break
+            p = parent
+        if out:
+            return out
         for prefix, e in self._prefixes:
             if (path.startswith(prefix) or prefix.startswith(path + os.sep)) and e not in out:
                 out.append(e)
         return out
 
     def scan(self) -> list[SessionView]:
-        self._first_look()
+        """Every project read whole: begun together (one decision on worker processes for
+        all their sessions), then each stepped to its end."""
+        self.begin(placeholders=False)
         for e in list(self.engines.values()):
-            e.scan()
+            while e.pending:
+                e.step(budget_s=None)
+            e.settle()
         return self.sessions()
 
     def rescan(self) -> Diff:
@@ -275,9 +312,16 @@ class Workspace:
         return changed, removed
 
     def begin(self, *, placeholders: bool = True) -> list[SessionView]:
+        """Every project's `begin`; worker processes decided on their sessions together (a
+        scan of 3,000 projects of 4 sessions each is 12,000 to read: one project alone
+        never reached POOL_MIN, and they were all read in the UI process' thread)."""
         self._first_look()
-        for e in list(self.engines.values()):
-            e.begin(placeholders=placeholders)
+        engines = list(self.engines.values())
+        for e in engines:
+            e.begin(placeholders=placeholders, pool=False)
+        if pool.wanted(sum(len(e.pending) for e in engines)):
+            for e in engines:
+                e.start_pool()
         return self.sessions()
 
     def step(self, budget_s: float | None = 0.05) -> list[SessionView]:

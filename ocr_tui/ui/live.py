@@ -105,6 +105,9 @@ class LiveApp(App[None]):
         self.start_path = Path(start_path) if start_path is not None else Path.cwd()
         self.clock = clock
         self.sessions: dict[str, SessionView] = {}
+        # several projects: those whose sessions were shown (a project found later is one
+        # notice, not a new session each: `_projects_found`)
+        self._projects_seen: set[str] = set()
         self.sessions_signal: Signal[tuple[list[SessionView], list[str]]] = Signal(self, "sessions")
         # ids of sessions whose files changed (even when their views did not): open documents
         self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
@@ -227,6 +230,7 @@ class LiveApp(App[None]):
             return
         removed = sorted(set(self.sessions) - {v.id for v in message.sessions})
         self.sessions = {v.id: v for v in message.sessions}
+        self._projects_seen = {v.project for v in message.sessions if v.project}
         self.unread = sum(1 for v in message.sessions if v.source == "loading")
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((list(message.sessions), removed))
@@ -261,11 +265,12 @@ class LiveApp(App[None]):
         project a `--scan` found, its sessions read all at once. Said here in one notice."""
         if self.scope is None:
             return set()
-        known = {v.project for v in self.sessions.values()}
+        known = self._projects_seen
         found: dict[str, int] = {}
         for v in changed:
             if v.project and v.project not in known and v.id not in self.sessions:
                 found[v.project] = found.get(v.project, 0) + 1
+        known.update(v.project for v in changed if v.project)
         for name, n in found.items():
             self.notify(
                 f"{safe(name, 40)}: {n} session{'s' * (n != 1)}",
