@@ -26,7 +26,7 @@ from datetime import datetime
 from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, parse_ts
-from ocr_tui.core.view import MapRun, Round, SessionView
+from ocr_tui.core.view import MapRun, Round, SessionView, own_id
 
 # --- the formats -------------------------------------------------------------------------------
 
@@ -237,10 +237,7 @@ ID_HEAD = 8  # cells at most kept of an id's start when its middle goes
 def local_id(view: SessionView) -> str:
     """The session's own id, without its project's name (`api/2026-11-23-main` →
     `2026-11-23-main`): what the Session column shows beside the Project column."""
-    project, sid = view.project, view.id
-    if project and sid.startswith(project) and sid[len(project) : len(project) + 1] == "/":
-        return sid[len(project) + 1 :]
-    return sid
+    return own_id(view.id, view.project)
 
 
 def id_core(sid: str) -> str:

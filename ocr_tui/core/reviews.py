@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ocr_tui.core.view import Round, SessionView
+from ocr_tui.core.view import Round, SessionView, own_id
 
 ACTIONABLE_TRIAGE = frozenset({"needs_review", "in_progress"})
 TRIAGE_WORDS = {
@@ -43,10 +43,7 @@ class ReviewRow:
     @property
     def own_id(self) -> str:
         """The session's own id, without its project's name."""
-        p = self.project
-        if p and self.session_id.startswith(p + "/"):
-            return self.session_id[len(p) + 1 :]
-        return self.session_id
+        return own_id(self.session_id, self.project)
 
     @property
     def key(self) -> str:

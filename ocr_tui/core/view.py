@@ -249,6 +249,14 @@ class SessionView(msgspec.Struct, kw_only=True):
         return self.round(self.current_round)
 
 
+def own_id(sid: str, project: str | UnsetType | None) -> str:
+    """A session's own id, without its project's name (`api/2026-11-23-main` →
+    `2026-11-23-main`); with one project, the id as it is."""
+    if project and sid.startswith(f"{project}/"):
+        return sid[len(project) + 1 :]
+    return sid
+
+
 class ProjectRef(msgspec.Struct, kw_only=True):
     """One of several projects shown: its name (the sessions' `project`) and where it is."""
 

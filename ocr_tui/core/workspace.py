@@ -189,18 +189,22 @@ class Workspace:
                 return engine.project
         return None
 
+    def _look_due(self) -> bool:
+        """`--scan`, and the next walk's time has come."""
+        return self.scope.scan is not None and time.monotonic() >= self._next_look
+
     def discover(self) -> bool:
         """`--scan`: walk the directory again (at most every DISCOVER_EVERY_S); True when new
         projects were found (their engines are added, not yet read)."""
         self._first_look()
-        if self.scope.scan is None or time.monotonic() < self._next_look:
+        if not self._look_due():
             return False
         return bool(self._add(self._look()))
 
     def _rediscover(self) -> tuple[list[SessionView], list[str], bool]:
         """The projects found and gone since the last walk: the new ones read whole (their
         views), the gone ones' ids; True when either (the watch must be re-armed)."""
-        if self.scope.scan is None or time.monotonic() < self._next_look:
+        if not self._look_due():
             return [], [], False
         now = set(self._look())
         # (a walk cut short, or that could not list a directory, says nothing of the
