@@ -5,8 +5,11 @@
 
 The session is the given one, else the newest running session, else the newest; the round is
 the given one, else the session's latest. Exit 2 (one plain line) when the project, session or
-round is not found; with `--fail-on`, 1 when a finding that is not resolved is at least that
-severe (or, `blocker`, is a blocker), else 0.
+round is not found. With `--fail-on`: 1 when a finding of the round (not the round before's
+resolved or pending ones) is at least that severe (or, `blocker`, a blocker, or the synthesis
+counts one); else 3 when the round is not complete (its findings are not all in: no synthesis
+yet, and OCR has not recorded it as done), so the gate cannot pass yet; else 0. A round is never
+passed before its findings are all in.
 
 The table is led by one line naming the session and round it lists, and fits the width as
 `status`' table does (`status_text.output_width`: the terminal's, else $COLUMNS, else nothing
@@ -19,23 +22,48 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
 from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.finding import SEVERITIES, Finding
+from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, is_own
 from ocr_tui.formats.ocr.findings import severity_rank, shown
 from ocr_tui.status_text import GAP, align, columns_arg, output_width
 
+if TYPE_CHECKING:
+    from ocr_tui.formats.ocr.files import Tally
+    from ocr_tui.formats.ocr.round_findings import RoundFindings
+
 EXIT_NOT_FOUND = 2
 EXIT_GATE = 1
+EXIT_NOT_KNOWN = 3  # `--fail-on` on a round whose findings are not all in (and none fails yet)
+JSON_VERSION = 2  # 2: `complete`, `gate`, counts' `pending`; `blockers`, `resolved` may be null
 FAIL_ON = (*SEVERITIES, "blocker")
 
 
+GATE_EPILOG = """\
+--fail-on exit statuses (the round: the latest, or --round N):
+  1  a finding of the round is at least S (blocker: a blocker, or its synthesis
+     counts one); certain before the synthesis too, since findings only come in
+  3  none is, but the round is not complete (no synthesis yet: final.md or
+     round-meta.json, nor a round_completed event in ocr.db): not known yet
+  0  the round is complete and none is
+  2  the project, session or round is not found
+A blocker is a critical finding, as OCR's web dashboard counts them (its reviewer
+parser: isBlocker = severity === 'critical'), or one the synthesis names (final.md's
+Blockers, round-meta.json's category blocker, ocr.db's is_blocker); never fewer than
+the synthesis counts. The round before's resolved or pending findings never count.
+"""
+
+
 def add_parser(sub, common, help_text: str) -> None:
-    p = sub.add_parser("findings", help=help_text)
+    p = sub.add_parser(
+        "findings", help=help_text, epilog=GATE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )  # fmt: skip
     common(p)
     p.add_argument("--session", metavar="ID", help="the session (default: the newest running)")
     p.add_argument("--round", type=int, metavar="N", help="the round (default: the latest)")
@@ -47,7 +75,8 @@ def add_parser(sub, common, help_text: str) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
     p.add_argument(
         "--fail-on", choices=FAIL_ON, metavar="S|blocker",
-        help="exit 1 when a finding not resolved is this severe (or a blocker)",
+        help="exit 1 when a finding of the round is this severe (or a blocker); 3 when the"
+        " round is not complete yet and none is; else 0",
     )  # fmt: skip
 
     p.add_argument(
@@ -72,14 +101,31 @@ def pick_session(sessions: list[SessionView], wanted: str | None) -> SessionView
     return max(pool, key=lambda v: v.last_activity or "") if pool else None
 
 
-def counts(findings: list[Finding]) -> dict[str, int]:
-    """The whole round's counts: per severity and blockers over its own findings (resolved
-    ones of the round before are counted only as `resolved`)."""
-    own = [f for f in findings if f.evolution != "resolved"]
-    out = {s: sum(1 for f in own if f.severity == s) for s in SEVERITIES}
-    out["blockers"] = sum(1 for f in own if f.blocker)
-    out["resolved"] = len(findings) - len(own)
+def counts(rnd: RoundFindings) -> dict[str, int | None]:
+    """The whole round's counts: per severity over its own findings, and its blockers,
+    resolved and pending as the session view counts them (`tally.count`: one derivation;
+    null when not known yet)."""
+    own = rnd.current
+    out: dict[str, int | None] = {s: sum(1 for f in own if f.severity == s) for s in SEVERITIES}
+    t = tally_of(rnd)
+    e = t.evolution
+    out["blockers"] = t.blockers
+    out["resolved"] = (e.resolved if e is not None else 0) if rnd.complete else None
+    out["pending"] = e.pending if e is not None else 0
     return out
+
+
+def tally_of(rnd: RoundFindings) -> Tally:
+    """The round counted as `status --json` counts it (`tally.count`)."""
+    from ocr_tui.formats.ocr.tally import count
+
+    return count(
+        rnd.findings,
+        evolved_against_previous=any(f.evolution for f in rnd.findings),
+        complete=rnd.complete,
+        started=rnd.started,
+        counts=rnd.counts,
+    )
 
 
 def to_json(f: Finding) -> dict:
@@ -102,32 +148,48 @@ def to_json(f: Finding) -> dict:
 
 
 def failing(findings: list[Finding], fail_on: str | None) -> list[Finding]:
-    """The findings `--fail-on` fails on (resolved ones never count)."""
+    """The findings `--fail-on` fails on: the round's own (the round before's resolved or
+    pending ones never count)."""
     if not fail_on:
         return []
-    live = [f for f in findings if f.evolution != "resolved"]
+    live = [f for f in findings if is_own(f)]
     if fail_on == "blocker":
         return [f for f in live if f.blocker]
     rank = severity_rank(fail_on)
     return [f for f in live if f.severity is not None and severity_rank(f.severity) <= rank]
 
 
-def gate(findings: list[Finding], fail_on: str | None) -> bool:
-    """Does `--fail-on` fail on these findings?"""
-    return bool(failing(findings, fail_on))
+def gate(rnd: RoundFindings, fail_on: str | None) -> str | None:
+    """`--fail-on`'s verdict on a round: "fail" (a finding of the round fails it: certain,
+    whatever comes in later), "unknown" (none does yet, but the round's findings are not all
+    in), "pass"; None without `--fail-on`."""
+    if not fail_on:
+        return None
+    if failing(rnd.findings, fail_on) or (fail_on == "blocker" and (tally_of(rnd).blockers or 0)):
+        return "fail"
+    return "pass" if rnd.complete else "unknown"
 
 
-def gate_reason(findings: list[Finding], fail_on: str) -> str:
-    """Why the gate failed, in one line: `2 findings at high or worse are not resolved`."""
-    bad = failing(findings, fail_on)
+def gate_reason(rnd: RoundFindings, fail_on: str, running: bool = True) -> str:
+    """Why the gate did not pass, in one line: `2 findings at high or worse are not
+    resolved`, or that the round's findings are not all in yet."""
+    bad = failing(rnd.findings, fail_on)
     n = len(bad)
-    what = (
-        f"{n} blocker{'s' if n != 1 else ''}"
-        if fail_on == "blocker"
-        else f"{n} finding{'s' if n != 1 else ''} at {fail_on}"
-        + (" or worse" if fail_on != "critical" else "")
+    if fail_on == "blocker":
+        n = max(n, tally_of(rnd).blockers or 0)  # the synthesis may count unnamed ones
+    if n:
+        what = (
+            f"{n} blocker{'s' if n != 1 else ''}"
+            if fail_on == "blocker"
+            else f"{n} finding{'s' if n != 1 else ''} at {fail_on}"
+            + (" or worse" if fail_on != "critical" else "")
+        )
+        return f"--fail-on {fail_on}: {what} {'is' if n == 1 else 'are'} not resolved"
+    why = "has no synthesis yet" if running else "was stopped before its synthesis"
+    return (
+        f"--fail-on {fail_on}: not known yet: round {rnd.number} {why}"
+        " (its findings are not all in)"
     )
-    return f"--fail-on {fail_on}: {what} {'is' if n == 1 else 'are'} not resolved"
 
 
 # --- the table -----------------------------------------------------------------------------------
@@ -273,18 +335,28 @@ def table(findings: list[Finding], width: int | None = None) -> str:
     return "\n".join(align(lines, width))
 
 
-def heading(sid: str, number: int, findings: list[Finding], listed: int) -> str:
-    """The line above the table: which session and round it lists, and how many findings the
-    round has (as `status` counts them: its own, the resolved ones of the round before apart),
-    its blockers (said here too: a narrow table gives up its BLOCKER column);
-    `N shown` when the filters keep fewer rows than the round has."""
-    mine = [f for f in findings if f.evolution != "resolved"]
-    own, blockers = len(mine), sum(1 for f in mine if f.blocker)
-    parts = [safe_line(sid), f"round {number}", f"{own} finding{'s' if own != 1 else ''}"]
-    parts += [f"{blockers} blocker{'s' if blockers != 1 else ''}"] if blockers else []
-    resolved = len(findings) - own
-    parts += [f"{resolved} resolved"] if resolved else []
-    parts += [f"{listed} shown"] if listed != len(findings) else []
+def heading(sid: str, rnd: RoundFindings, listed: int, running: bool = True) -> str:
+    """The line above the table: which session and round it lists, whether the round is
+    complete, how many findings it has (as `status` counts them: its own; the round before's
+    resolved or pending ones apart), its blockers (said here too: a narrow table gives up its
+    BLOCKER column); `N shown` when the filters keep fewer rows than the round has."""
+    t = tally_of(rnd)
+    parts = [safe_line(sid), f"round {rnd.number}"]
+    if not rnd.complete:
+        parts.append("in progress" if running else "stopped before its synthesis")
+    if t.findings is None:
+        parts.append("no findings in yet" if running else "no findings")
+    else:
+        so_far = " so far" if running and not rnd.complete else ""
+        parts.append(f"{t.findings} finding{'s' if t.findings != 1 else ''}{so_far}")
+    if t.blockers:
+        parts.append(f"{t.blockers} blocker{'s' if t.blockers != 1 else ''}")
+    e = t.evolution
+    if e is not None and e.resolved:
+        parts.append(f"{e.resolved} resolved")
+    if e is not None and e.pending:
+        parts.append(f"{e.pending} of round {rnd.number - 1} not re-reviewed yet")
+    parts += [f"{listed} shown"] if listed != len(rnd.findings) else []
     return " · ".join(parts)
 
 
@@ -311,20 +383,30 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
     for problem in ([store_problem] if store_problem else []) + rnd.problems:
         print(f"ocr-tui: note: {safe_line(problem)}", file=sys.stderr)  # read, with problems
     kept = [f for f in rnd.findings if shown(f, args.min_severity, args.blockers)]
+    verdict = gate(rnd, args.fail_on)
+    live = view.running and rnd.number == view.current_round  # its findings may still come in
     if args.json:
-        print(encode_json({
-            "version": 1, "session": view.id, "round": rnd.number,
-            "counts": counts(rnd.findings), "findings": [to_json(f) for f in kept],
-        }))  # fmt: skip
+        out: dict = {
+            "version": JSON_VERSION, "session": view.id, "round": rnd.number,
+            "complete": rnd.complete, "counts": counts(rnd),
+            "findings": [to_json(f) for f in kept],
+        }  # fmt: skip
+        if verdict is not None:
+            out["gate"] = {"fail_on": args.fail_on, "result": verdict}
+        print(encode_json(out))
     elif kept:
         width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
-        head = heading(view.id, rnd.number, rnd.findings, len(kept))
+        head = heading(view.id, rnd, len(kept), live)
         print(head if width is None else clip_end(head, width))
         print(table(kept, width))
     else:
         filtered = " (with these filters)" if args.min_severity or args.blockers else ""
-        print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")
-    if gate(rnd.findings, args.fail_on):
-        print(f"ocr-tui: {gate_reason(rnd.findings, args.fail_on)}", file=sys.stderr)
-        return EXIT_GATE
+        if tally_of(rnd).findings is None:
+            state = "in progress" if live else "stopped before its synthesis"
+            print(f"Round {rnd.number} of {safe_line(view.id)} has no findings in yet ({state})")
+        else:
+            print(f"No findings in round {rnd.number} of {safe_line(view.id)}{filtered}")
+    if verdict in ("fail", "unknown"):
+        print(f"ocr-tui: {gate_reason(rnd, args.fail_on, live)}", file=sys.stderr)
+        return EXIT_GATE if verdict == "fail" else EXIT_NOT_KNOWN
     return 0

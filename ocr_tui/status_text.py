@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 from rich.cells import cell_len
 
-from ocr_tui.core import display
+from ocr_tui.core import display, rounds
 from ocr_tui.core.cells import clip_end, clip_words, take
 from ocr_tui.core.cells import elide_middle as _elide_middle
 from ocr_tui.core.states import glyph, session_state
@@ -81,14 +81,14 @@ def elide_middle(text: str, width: int) -> str:
 # --- the table ---------------------------------------------------------------------------------
 
 
-def _round_bits(v: SessionView) -> tuple[str, int, int]:
-    """(`R2` or `M1`, reviewers, distinct findings) of the current round: the findings as
-    `status --json` and `ocr-tui findings` count them (merged across reviewers). A map
-    session's unit is its map run: no round's (`display.unit_round`)."""
+def _round_bits(v: SessionView) -> tuple[str, int, Round | None]:
+    """(`R2` or `M1`, reviewers, the round) of the current round, whose distinct findings
+    `rounds.findings_text` says as `status --json` and `ocr-tui findings` count them (merged
+    across reviewers; `—` before any is in). A map session's unit is its map run: no round's
+    (`display.unit_round`)."""
     cur = display.unit_round(v)
     reviewers = len(cur.reviewers) if cur else 0
-    findings = cur.findings if cur else 0
-    return display.round_text(v) or "—", reviewers, findings
+    return display.round_text(v) or "—", reviewers, cur
 
 
 def status_cell(v: SessionView) -> str:
@@ -128,7 +128,7 @@ def row(v: SessionView, now: datetime) -> dict[str, str]:
         "phase": _phase(v),
         "round": rnd,
         "reviewers": str(reviewers) if cur else BLANK,
-        "findings": str(findings) if cur else BLANK,
+        "findings": rounds.findings_text(findings) if cur else BLANK,
         "verdict": _verdict(v, cur),
         "agents": display.agents_text(v) or BLANK,
         "needs": display.needs_text(v) or BLANK,
@@ -382,7 +382,8 @@ def _oneline(
     elif not display.is_map(v) and (v.workflow == "review" or v.rounds):
         parts.append((rnd, ROUND))
         parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
-        parts.append((f"{findings} finding{'s' if findings != 1 else ''}", FINDINGS))
+        if findings is not None:  # `— findings`: nothing is in yet
+            parts.append((f"{rounds.findings_text(findings)} findings", FINDINGS))
         cur = display.unit_round(v)
         if cur and cur.verdict:
             parts.append((safe_line(cur.verdict), VERDICT))

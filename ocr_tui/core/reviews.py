@@ -31,7 +31,7 @@ class ReviewRow:
     number: int
     path: str  # the round's directory, relative to the session
     verdict: str | None
-    blockers: int
+    blockers: int | None  # None: not known yet (no synthesis, none found so far)
     should_fix: int | None  # None: the round's synthesis gave no counts
     suggestions: int | None
     open_blockers: int
@@ -51,8 +51,9 @@ class ReviewRow:
 
     @property
     def actionable(self) -> bool:
-        """No verdict yet, or triaged as needing review or in progress."""
-        return self.verdict is None or self.triage in ACTIONABLE_TRIAGE
+        """No verdict yet, or triaged as needing review or in progress; a round nobody has
+        triaged needs review (as OCR's dashboard's Actionable filter has it)."""
+        return self.verdict is None or (self.triage or "needs_review") in ACTIONABLE_TRIAGE
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
                     number=rnd.number,
                     path=rnd.path,
                     verdict=rnd.verdict,
-                    blockers=counts.blockers if counts else rnd.blockers,
+                    blockers=rnd.blockers,  # never fewer than the synthesis counts
                     should_fix=counts.should_fix if counts else None,
                     suggestions=counts.suggestions if counts else None,
                     open_blockers=rnd.open_blockers,

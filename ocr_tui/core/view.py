@@ -37,31 +37,41 @@ class Counts(msgspec.Struct, kw_only=True):
 
 class Evolution(msgspec.Struct, kw_only=True):
     """A round's findings against the round numbered one less (`ocr-tui findings`' evolution):
-    `new` (not there before), `open` (there before too), `resolved` (there before, gone now);
-    `new_blockers` / `resolved_blockers`: how many of the new / resolved ones are blockers."""
+    `new` (not there before), `open` (there before too), `resolved` (there before, not raised
+    again by the round, complete), `pending` (there before, not raised again yet: the round's
+    findings are not all in, so nothing is resolved yet and `resolved` is None);
+    `new_blockers` / `resolved_blockers` / `pending_blockers`: how many of those are blockers."""
 
     new: int
     open: int
-    resolved: int
+    resolved: int | None
     new_blockers: int
-    resolved_blockers: int
+    resolved_blockers: int | None
+    pending: int = 0
+    pending_blockers: int = 0
 
 
 class Round(msgspec.Struct, kw_only=True):
     number: int
+    # Its findings are all in: its synthesis is written (final.md, round-meta.json) or OCR
+    # records it as done (a round_completed event).
     complete: bool
     discourse: bool
     verdict: str | None
     counts: Counts | None  # the synthesis' own numbers (round-meta.json, final.md), or None
     reviewers: list[Reviewer]
-    # The round's distinct findings (merged across reviewers; the previous round's resolved
-    # ones not counted) and how many are blockers: `ocr-tui findings`' model, counted.
-    findings: int = 0
-    blockers: int = 0
+    # The round's distinct findings (merged across reviewers; the round before's resolved or
+    # pending ones not counted), and how many are blockers: `ocr-tui findings`' model, counted.
+    # None: not known yet (nothing is in yet for `findings`; for `blockers`, no synthesis yet
+    # and none found so far). A blocker is a critical finding or one the synthesis names, and
+    # there are never fewer than the synthesis counts.
+    findings: int | None = 0
+    blockers: int | None = 0
     evolution: Evolution | None = None  # None in round 1, or when the round before is missing
     path: str  # relative to the session directory, e.g. "rounds/round-2"
-    # Of `blockers`, those the user has not triaged as fixed or won't fix in OCR's dashboard
-    # (without triage: all of them).
+    # The blockers not known to be resolved: of `blockers`, those the user has not triaged as
+    # fixed or won't fix in OCR's dashboard (without triage: all of them); while the round is
+    # not complete, the round before's it has not judged again yet too.
     open_blockers: int = 0
     # The user's triage of the round in OCR's dashboard (`user_round_progress.status`, raw:
     # needs_review, in_progress, changes_made, acknowledged, dismissed), or None: no row.

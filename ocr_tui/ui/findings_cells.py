@@ -23,7 +23,7 @@ from rich.text import Text
 from ocr_tui.core.cells import clip_end, elide_middle
 from ocr_tui.core.states import UNKNOWN
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.finding import Finding, is_own
 
 ThemeStyle = Callable[..., Style]
 
@@ -40,7 +40,10 @@ LABELS = {
 # reviewers get the room.
 COMPACT_LABELS = {"severity": "Sev", "evolution": "Evol"}
 FULL_LABELS = {key: LABELS[key] for key in COMPACT_LABELS}
-SHORT = {"critical": "crit", "medium": "med", "resolved": "res", "acknowledged": "ack"}
+SHORT = {
+    "critical": "crit", "medium": "med", "resolved": "res", "pending": "pend",
+    "acknowledged": "ack",
+}  # fmt: skip
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
 BLOCKER = "blocker"  # after the severity, in the error colour: the word, never a glyph
 FLEX = ("title", "where", "reviewers")  # the columns that share the room left
@@ -172,7 +175,7 @@ def cell_text(key: str, f: Finding, compact: bool) -> str:
 def finding_cells(f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[str]) -> list[Text]:
     """One row, a cell for each of `keys` (`columns`' keys), laid out as `layout` says."""
     muted = style("foreground-muted")
-    resolved = f.evolution == "resolved"
+    resolved = not is_own(f)  # the round before's (resolved, or pending: muted alike)
     compact = layout.compact
     cells = []
     for key in keys:
@@ -185,7 +188,7 @@ def finding_cells(f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[st
                 cell.append(BLOCKER, style=muted if resolved else style("error", bold=True))
         elif key == "evolution":
             text = cell_text(key, f, compact)
-            cell = Text(text, style=muted if f.evolution in (None, "resolved") else "")
+            cell = Text(text, style=muted if f.evolution in (None, "resolved", "pending") else "")
         elif key == "title":
             cell = Text(clip_end(safe_line(f.title), layout.title), style=muted if resolved else "")
         elif key == "where":

@@ -4,7 +4,8 @@ query (filters, search, sort) as plain data. No widgets here.
 `FindingsQuery.apply` is the one place the findings table decides which findings it shows and
 in which order: the minimum severity and blockers-only filters are `findings.shown` (the rule
 `ocr-tui findings` uses too); the triage filter, the `/` search and the column sort are the
-screen's own. Resolved findings (of the round before) always come after the others.
+screen's own. The round before's findings (resolved, or pending: not re-reviewed yet) come
+after the round's own, unless the table is sorted by evolution.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from pathlib import Path
 from ocr_tui.core.states import UNKNOWN
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.formats.ocr.discourse import Discourse, Response
-from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, normalise_file, normalise_title
+from ocr_tui.formats.ocr.finding import (
+    SEVERITIES,
+    Finding,
+    is_own,
+    normalise_file,
+    normalise_title,
+)
 from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
 from ocr_tui.ui.markdown_text import keep_line_breaks
 
@@ -26,7 +33,7 @@ MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))
 TRIAGE_ORDER = ("unread", "read", "acknowledged", "fixed", "wont_fix")
 NO_TRIAGE = "(none)"  # the triage filter's value for findings without a row
 
-_EVOLUTION_RANK = {"new": 0, "open": 1, None: 2, "resolved": 3}
+_EVOLUTION_RANK = {"new": 0, "open": 1, None: 2, "pending": 3, "resolved": 4}
 
 
 def _triage_rank(value: str | None) -> tuple[int, str]:
@@ -96,7 +103,7 @@ def read_discourse(
     text = read_markdown(path, rel, problems) if path.is_file() else None
     if text is None:
         return DiscourseRead(None, None, findings, problems)
-    current = [f for f in findings if f.evolution != "resolved"]
+    current = [f for f in findings if is_own(f)]
     discourse = link(parse_discourse(text), current)
     return DiscourseRead(discourse, safe_block(text), findings, problems)
 
@@ -153,7 +160,8 @@ class FindingsQuery:
         kept.sort(key=sort_key)  # the default order breaks every tie
         key = next(k for s, _, k in SORTS if s == self.sort)
         kept.sort(key=key, reverse=self.reverse)
-        kept.sort(key=lambda f: f.evolution == "resolved")  # resolved last, whatever the sort
+        if self.sort != "evolution":  # the round before's last, unless sorted by evolution
+            kept.sort(key=lambda f: not is_own(f))
         return kept
 
     def label(self) -> str:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from ocr_tui.core import display
+from ocr_tui.core import display, rounds
 from ocr_tui.core.cells import take
 from ocr_tui.core.display import format_label, format_short
 from ocr_tui.core.states import (  # noqa: F401 (shared names)
@@ -243,38 +243,24 @@ def first_of_each_number(rounds: Sequence[Round]) -> list[Round]:
 
 
 def findings_change(rnd: Round) -> list[tuple[str, str]]:
-    """The change of a round's distinct findings against the round before, as (text, tone)
-    parts: `+2` new (tone "warn"), `−3` resolved ("good"), `=` for neither ("muted"); none
-    in round 1 or when the round before is missing."""
-    e = rnd.evolution
-    if e is None:
-        return []
-    if not e.new and not e.resolved:
-        return [("=", "muted")]
-    parts = []
-    if e.new:
-        parts.append((f"+{e.new}", "warn"))
-    if e.resolved:
-        parts.append((f"−{e.resolved}", "good"))
-    return parts
+    """The change of a round's findings against the round before (`rounds.change_parts`)."""
+    return rounds.change_parts(rnd)
 
 
 TREND_ROUNDS = 4  # the blocker trend shows the last rounds only
 
 
 def blockers_known(rnd: Round) -> bool:
-    """Has the round's synthesis named its blockers (its final.md or round-meta.json)? Before
-    that a round has no blocker count to show, not zero, unless its findings already say
-    something of blockers (one marked, or the round before's gone)."""
-    e = rnd.evolution
-    moved = e is not None and (e.resolved_blockers or e.new_blockers)
-    return rnd.complete or rnd.counts is not None or rnd.blockers > 0 or bool(moved)
+    """Does the round have a blocker count yet (its synthesis named them, or one is already
+    found)? Before that it has none to show, not zero."""
+    return rnd.blockers is not None
 
 
 def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     """`R1 3 blockers → R2 1 (2 resolved, 0 new)`: each round's blockers (distinct findings
     that block) and, against the round before, how many blockers were resolved and how many
-    are new, as (text, tone) parts (tones: "" plain, "bad", "good", "warn", "muted"); the last
+    are new, as (text, tone) parts (tones: "" plain, "bad", "good", "warn", "muted"); a round
+    whose findings are not all in resolves nothing: `R2 — (1 not re-reviewed yet)`. The last
     TREND_ROUNDS rounds, after `… ` when there are more. None without rounds; one muted part
     when no round has a blocker."""
     firsts = first_of_each_number(rounds)
@@ -283,7 +269,12 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     known = [r for r in firsts if blockers_known(r)]
     if not known:  # a round's blockers are the synthesis' to name: before it, not known
         return [("No synthesis yet: the round's blockers are not known.", "muted")]
-    if not any(r.blockers or (r.evolution and r.evolution.resolved_blockers) for r in firsts):
+
+    def moved(r: Round) -> bool:
+        e = r.evolution
+        return bool(r.blockers or (e and (e.resolved_blockers or e.pending_blockers)))
+
+    if not any(moved(r) for r in firsts):
         if len(known) > 1:
             where = "any round"
         elif len(firsts) == 1:
@@ -296,21 +287,32 @@ def blocker_trend(rounds: Sequence[Round]) -> list[tuple[str, str]] | None:
     for i, rnd in enumerate(shown):
         if i:
             parts.append((" → ", "muted"))
-        if not blockers_known(rnd):  # in progress: its blockers are not counted yet
-            parts += [(f"R{rnd.number} ", ""), ("— (no synthesis yet)", "muted")]
+        e = rnd.evolution
+        pending = e.pending_blockers if e is not None else 0
+        if rnd.blockers is None:  # in progress: its blockers are not counted yet
+            why = f"{pending} not re-reviewed yet" if pending else "no synthesis yet"
+            parts += [(f"R{rnd.number} ", ""), (f"— ({why})", "muted")]
             continue
         parts += [(f"R{rnd.number} ", ""), (str(rnd.blockers), "bad" if rnd.blockers else "good")]
         if i == 0:
             parts.append((" blocker" if rnd.blockers == 1 else " blockers", ""))
-        e = rnd.evolution
-        if i and e is not None:
+        if not i or e is None:
+            continue
+        if e.resolved_blockers is None:  # found so far; the round before's not judged yet
             parts += [
                 (" (", "muted"),
-                (f"{e.resolved_blockers} resolved", "good" if e.resolved_blockers else "muted"),
-                (", ", "muted"),
                 (f"{e.new_blockers} new", "warn" if e.new_blockers else "muted"),
+                (f", {pending} not re-reviewed yet" if pending else "", "muted"),
                 (")", "muted"),
             ]
+            continue
+        parts += [
+            (" (", "muted"),
+            (f"{e.resolved_blockers} resolved", "good" if e.resolved_blockers else "muted"),
+            (", ", "muted"),
+            (f"{e.new_blockers} new", "warn" if e.new_blockers else "muted"),
+            (")", "muted"),
+        ]
     return parts
 
 
@@ -472,9 +474,15 @@ MARKERS: dict[str, tuple[str, str]] = {
     "+2": ("Rounds, Findings", "2 findings are new since the round before"),
     "−3": ("Rounds, Findings", "3 findings of the round before are resolved in this one"),
     "=": ("Rounds, Findings", "no finding new and none resolved since the round before"),
+    "?2": (
+        "Rounds, Findings",
+        "2 findings of the round before not re-reviewed yet (the round has no synthesis yet:"
+        " nothing is resolved before its findings are all in)",
+    ),
     "1 / 3 / 6": (
         "Rounds, Blk/Fix/Sug",
-        "blockers / should fix / suggestions, as the round's final synthesis counts them",
+        "blockers / should fix / suggestions of the round's synthesis (blockers: never fewer"
+        " than its critical findings and the blockers it names)",
     ),
     "█▇▆··": (
         "Rounds, By severity",

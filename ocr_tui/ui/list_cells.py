@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from ocr_tui.core import display
+from ocr_tui.core import display, rounds
 from ocr_tui.core.display import (  # noqa: F401 (the list's names for them)
     STARTED_ROOM,
     TEXT_CAP,
@@ -182,7 +182,7 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         "round": round_cell(view) if ocr else DASH,
         "reviewers": ((str(len(current.reviewers)), ""),) if current else DASH,
         # a round's distinct findings, as `findings` and the round's screen count them
-        "findings": ((str(current.findings), ""),) if current else DASH,
+        "findings": ((rounds.findings_text(current), ""),) if current else DASH,
         "verdict": map_run_cell(view)
         if display.is_map(view)
         else verdict_cell(current.verdict if current else None),

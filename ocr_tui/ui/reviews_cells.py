@@ -157,7 +157,10 @@ def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool
     verdict = Text(verdict_text(row, compact), style=style(tone) if tone else Style())
     if not row.verdict:
         verdict.stylize(muted)
-    blockers = Text(str(row.blockers), style=style("error", bold=True) if row.blockers else muted)
+    blockers = Text(
+        "—" if row.blockers is None else str(row.blockers),
+        style=style("error", bold=True) if row.blockers else muted,
+    )
 
     def count(n: int | None) -> Text:
         return Text("—" if n is None else str(n), style=muted if not n else Style())

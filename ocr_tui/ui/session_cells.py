@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.content import Content
 
-from ocr_tui.core import display
+from ocr_tui.core import display, rounds
 from ocr_tui.core.reviews import ACTIONABLE_TRIAGE
 from ocr_tui.core.states import CURRENT
 from ocr_tui.core.textsafe import safe_line
@@ -35,7 +35,7 @@ DOC_COLUMNS = [("name", "Document")]
 BAR_WIDTH = 10
 # Severity -> theme variable of its part of the bar (and of its count beside the bar).
 BAR_PARTS = (("critical", "error"), ("high", "error"), ("medium", "warning"), ("low", "primary"))
-ROUNDS_KEY = f"{CURRENT} current · +new −resolved =unchanged · ? all markers"
+ROUNDS_KEY = f"{CURRENT} current · +new −resolved ?pending =unchanged · ? all markers"
 WIDE_AT = 120  # from this many columns the phases are a column of their own
 
 # A theme colour as a rich Style (`style.theme_style` bound to the screen).
@@ -169,14 +169,16 @@ def round_cells(view: SessionView, rnd: Round, most: int, style: ThemeStyle) -> 
         f"{rnd.number}{f' ({twin})' if twin else ''}{f' {CURRENT}' if current else ''}",
         style="bold" if current else "",
     )
-    findings = Text(str(rnd.findings))
+    found = rounds.findings_text(rnd)
+    findings = Text(found, style=muted if rnd.findings is None else "")
     for text, kind in fmt.findings_change(rnd):
         findings.append(" " + text, style=tone[kind])
     if rnd.counts is not None:
-        c = rnd.counts
-        counts = Text(f"{c.blockers} / {c.should_fix} / {c.suggestions}")
-        if c.blockers:
-            counts.stylize(style("error", bold=True), 0, len(str(c.blockers)))
+        c = rnd.counts  # the round's blockers: never fewer than the synthesis names
+        blockers = rounds.blockers_text(rnd)
+        counts = Text(f"{blockers} / {c.should_fix} / {c.suggestions}")
+        if rnd.blockers:
+            counts.stylize(style("error", bold=True), 0, len(blockers))
     else:
         counts = Text("—", style=muted)
     var = VERDICT_VAR.get(fmt.verdict_kind(rnd))

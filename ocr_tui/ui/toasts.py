@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from textual.app import App
 from textual.notifications import Notification
 
+from ocr_tui.core import rounds
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -58,7 +59,7 @@ def transitions(old: SessionView | None, view: SessionView) -> list[Event]:
     for rnd in completed:
         verdict = fmt.safe(rnd.verdict, 40) if rnd.verdict else "no verdict"
         label = fmt.round_label(view, rnd).lower()  # `round 1 (round-01)` for a twin
-        blockers = f"{rnd.blockers} blocker{'' if rnd.blockers == 1 else 's'}"
+        blockers = rounds.blockers_words(rnd)
         out.append(Event("round", view.id, f"{sid}: {label} complete · {verdict} · {blockers}"))
     phase = fmt.safe(view.phase_label, 40)
     if old.running and not view.running:  # it stopped: that says more than its last phase

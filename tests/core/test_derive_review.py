@@ -521,11 +521,19 @@ def test_final_md_without_verdict_or_sections(tree):
     assert r.complete and r.verdict is None and r.counts is None
 
 
-def test_round_meta_alone_gives_verdict_before_final_md_exists(tree):
+def test_round_meta_alone_gives_verdict_and_completes_the_round_before_final_md_exists(tree):
+    """`ocr state round-complete` writes round-meta.json: OCR records the round as done (its
+    findings are all in), before the agent writes final.md."""
     s = tree.session(SID)
     s.round(1, meta=json.dumps({"verdict": "APPROVE", "reviewers": []}))
     r = tree.view(SID).rounds[0]
-    assert r.verdict == "APPROVE" and counts(r) == (0, 0, 0) and not r.complete
+    assert r.verdict == "APPROVE" and counts(r) == (0, 0, 0) and r.complete
+
+
+def test_an_invalid_round_meta_completes_nothing(tree):
+    s = tree.session(SID)
+    s.round(1, meta="{not json")
+    assert not tree.view(SID).rounds[0].complete
 
 
 # --- branch ---------------------------------------------------------------------------------

@@ -12,14 +12,16 @@ import pytest
 
 import tests.core.test_markdown as test_markdown
 from ocr_tui.formats.ocr.final_items import (
+    _EXPLICIT_COUNT,
     FinalItem,
+    parse_final_counts,
     parse_final_items,
     parse_location,
     reviewer_names,
 )
 from ocr_tui.formats.ocr.finding import Location, finding_id
 from ocr_tui.formats.ocr.findings_meta import findings_from_meta
-from ocr_tui.formats.ocr.markdown import _EXPLICIT_COUNT, _lines, numbered_lines, parse_final_counts
+from ocr_tui.formats.ocr.markdown import _lines, numbered_lines
 from ocr_tui.formats.ocr.model import ROUND_META_DECODER, MetaFinding, MetaReviewer, RoundMeta
 from ocr_tui.formats.ocr.sim_final import synthesize
 from ocr_tui.formats.ocr.sim_reviews import Finding as SimFinding
@@ -701,8 +703,93 @@ def test_meta_struct_with_more_fields_and_wrong_types():
 def test_a_count_of_thousands_of_digits_is_no_count() -> None:
     """`**Blockers:** 999…` (6,000 digits: past Python's limit for int) is not a count: the
     items under the section are counted instead, and nothing raises."""
-    from ocr_tui.formats.ocr.markdown import parse_final_counts
+    from ocr_tui.formats.ocr.final_items import parse_final_counts
 
     text = "**Blockers:** " + "9" * 6000 + "\n## Blockers\n### 1. The first\n### 2. The second\n"
     assert parse_final_counts(text).blockers == 2
     assert parse_final_counts("**Blockers:** 123456789\n").blockers == 123456789
+
+
+# --- every list shape under a section (issue 24, item 3) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "1. SQL injection in search (src/search.py:42)\n",
+        "1) SQL injection in search (src/search.py:42)\n",
+        "- SQL injection in search (`src/search.py:42`)\n",
+        "* SQL injection in search — `src/search.py:42`\n",
+        "**SQL injection in search** (src/search.py:42)\n\nUser input reaches the query.\n",
+        "### 1. SQL injection in search\n\n**Location**: src/search.py:42\n",
+        "### 🚫 SQL injection in search\n\n**Location**: src/search.py:42\n",
+    ],
+)
+def test_every_list_shape_names_its_blocker_and_place(body):
+    """A numbered list, bullets, a bold lead, `###` numbered and emoji headings: each is an
+    item (OCR's dashboard counts them), its place at the title's end read as its location."""
+    text = final_md("REQUEST CHANGES", "## Blockers\n\n" + body)
+    got = parse_final_items(text)
+    assert [(i.section, i.title) for i in got] == [("blocker", "SQL injection in search")]
+    assert got[0].location == Location(file="src/search.py", line_start=42, line_end=42)
+    assert parse_final_counts(text).blockers == 1
+
+
+def test_a_numbered_list_in_every_section():
+    text = final_md(
+        "REQUEST CHANGES",
+        "## Blockers\n\n1. Token leak\n2. Auth bypass\n\n"
+        "## Should Fix\n\n1) Retry on timeout\n\n"
+        "## Suggestions\n\n1. Name the constants — @quality-1\n   2. an indented sub-item\n",
+    )
+    assert items(text) == [
+        ("blocker", "Token leak"),
+        ("blocker", "Auth bypass"),
+        ("should_fix", "Retry on timeout"),
+        ("suggestion", "Name the constants"),
+    ]
+    assert by_section(text) == (2, 1, 1)
+
+
+def test_bold_leads_are_items_but_not_fields_counts_or_none():
+    text = final_md(
+        "REQUEST CHANGES",
+        "## Blockers\n\n**Blockers**: 1\n\n**Token leak in logs**: the token is printed\n\n"
+        "**Note**: one more thing\n\n**None of the others block.**\n\n"
+        "## Should Fix\n\n**None.**\n",
+    )
+    assert items(text) == [("blocker", "Token leak in logs")]
+
+
+@pytest.mark.parametrize(
+    ("bullet", "item"),
+    [
+        ("- No blockers", False),
+        ("- No hard blockers identified.", False),
+        ("- No new issues", False),
+        ("- Nothing to report", False),
+        ("- No.", False),
+        ("1. None", False),
+        ("- No rate limiting on login", True),
+        ("- No input validation on /search", True),
+        ("- Nonce reuse in the signer", True),
+    ],
+)
+def test_none_bullets_are_sentences_of_absence_not_titles_that_start_with_no(bullet, item):
+    text = final_md("REQUEST CHANGES", f"## Blockers\n\n{bullet}\n")
+    assert bool(parse_final_items(text)) is item
+    assert parse_final_counts(text).blockers == int(item)
+
+
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        ("Upgrade broken (v1.2)", "Upgrade broken (v1.2)"),
+        ("Slow (see below)", "Slow (see below)"),
+        ("Race in the watcher (lib/watch)", "Race in the watcher"),
+        ("Leak in `src/a.py`", "Leak"),
+    ],
+)
+def test_a_place_is_taken_from_the_title_only_when_it_is_a_path(title, expected):
+    text = final_md("REQUEST CHANGES", f"## Should Fix\n\n- {title}\n")
+    assert items(text) == [("should_fix", expected)]

@@ -44,6 +44,9 @@ def project(tmp_path: Path) -> Path:
         + finding(2, f"Unbounded cache {EVIL}", "High", "c.py:7")
         + finding(3, "Typo in docs", "Info", "README.md:1"))  # fmt: skip
     put(r2 / "security-1.md", finding(1, "Race in Watcher", "High", "w.py:3"))
+    # Round 2's synthesis is written: its findings are all in (a round without one resolves
+    # nothing: `test_a_round_just_begun_resolves_nothing_and_the_gate_cannot_pass`).
+    put(main_ / "rounds/round-2/final.md", "# Review\n\n**Verdict**: APPROVE\n")
     return tmp_path
 
 
@@ -64,9 +67,15 @@ def doc(capsys, *args: str) -> dict:
 
 def test_json_contract_defaults_to_the_running_sessions_latest_round(project, capsys):
     d = doc(capsys, str(project))
-    assert (d["version"], d["session"], d["round"]) == (1, "2026-11-23-main", 2)
+    assert (d["version"], d["session"], d["round"], d["complete"]) == (
+        2,
+        "2026-11-23-main",
+        2,
+        True,
+    )
+    assert list(d) == ["version", "session", "round", "complete", "counts", "findings"]
     assert d["counts"] == {"critical": 0, "high": 2, "medium": 0, "low": 0, "info": 1,
-                           "blockers": 0, "resolved": 1}  # fmt: skip
+                           "blockers": 0, "resolved": 1, "pending": 0}  # fmt: skip
     assert all(list(f) == KEYS for f in d["findings"])
     by = {f["title"]: f for f in d["findings"]}
     race = by["Race in watcher"]
@@ -104,9 +113,11 @@ def test_fail_on_is_a_ci_gate_that_ignores_resolved_findings(project, capsys, fa
     assert bool(why) == bool(code)
     if code and fail_on == "high":
         assert why == ["ocr-tui: --fail-on high: 2 findings at high or worse are not resolved"]
-    # --json still prints the whole object
+    # --json still prints the whole object, and says what the gate decided
     c, out, _ = run(capsys, str(project), "--fail-on", fail_on, "--json")
-    assert c == code and json.loads(out)["round"] == 2
+    d = json.loads(out)
+    assert c == code and d["round"] == 2
+    assert d["gate"] == {"fail_on": fail_on, "result": "fail" if code else "pass"}
 
 
 def test_fail_on_blocker_in_round_one(project, capsys):
@@ -161,3 +172,85 @@ def test_table_shows_triage_when_ocr_db_has_it(tmp_path, capsys):
     with_triage = [o for o in outs if len(o.splitlines()) > 1 and "TRIAGE" in o.splitlines()[1]]
     assert with_triage, outs
     assert any(w in with_triage[0] for w in ("fixed", "acknowledged", "read", "wont_fix"))
+
+
+# --- a round whose findings are not all in (issue 24, items 1 and 2) ---------------------------
+
+
+def just_begun(tmp_path: Path) -> Path:
+    """Round 1 closed (a critical finding, REQUEST CHANGES, its blocker listed as a numbered
+    item), round 2 begun: `current_round: 2`, an empty `rounds/round-2/`."""
+    sdir = tmp_path / ".ocr" / "sessions" / "2026-11-27-main"
+    put(sdir / "state.json", json.dumps({"current_phase": "context", "status": "active",
+                                         "current_round": 2}))  # fmt: skip
+    put(sdir / "rounds/round-1/reviews/security-1.md",
+        finding(1, "SQL injection in search", "Critical", "src/search.py:42")
+        + finding(2, "Missing docstring", "Low", "src/search.py:1"))  # fmt: skip
+    put(sdir / "rounds/round-1/final.md",
+        "# Code Review: main\n\n**Verdict**: REQUEST CHANGES\n\n## Blockers\n\n"
+        "1. SQL injection in search (src/search.py:42)\n")  # fmt: skip
+    (sdir / "rounds/round-2").mkdir(parents=True)
+    return tmp_path
+
+
+def test_a_round_just_begun_resolves_nothing_and_the_gate_cannot_pass(tmp_path, capsys):
+    root = just_begun(tmp_path)
+    c, out, err = run(capsys, str(root), "--json", "--fail-on", "blocker")
+    d = json.loads(out)
+    assert (c, d["round"], d["complete"]) == (3, 2, False)
+    assert d["counts"]["blockers"] is None and d["counts"]["resolved"] is None
+    assert d["counts"]["pending"] == 2
+    assert [f["evolution"] for f in d["findings"]] == ["pending", "pending"]
+    assert d["gate"] == {"fail_on": "blocker", "result": "unknown"}
+    assert "not known yet: round 2 has no synthesis yet" in err
+    # The table says it too; no severity passes either.
+    c, out, _ = run(capsys, str(root), "--fail-on", "critical")
+    assert c == 3
+    head = out.splitlines()[0]
+    assert head == ("2026-11-27-main · round 2 · in progress · no findings in yet · 2 of round 1"
+                    " not re-reviewed yet")  # fmt: skip
+    assert "resolved" not in out and "pending" in out
+    # Round 1 itself is complete and fails: its critical finding is a blocker.
+    c, out, _ = run(capsys, str(root), "--round", "1", "--json", "--fail-on", "blocker")
+    assert c == 1 and json.loads(out)["counts"]["blockers"] == 1
+
+
+def test_a_finding_already_in_fails_the_gate_before_the_synthesis(tmp_path, capsys):
+    """Failing is certain once a finding of the round fails (findings only come in): exit 1
+    at once; what does not fail yet is not known (3), never 0."""
+    root = just_begun(tmp_path)
+    put(root / ".ocr/sessions/2026-11-27-main/rounds/round-2/reviews/security-1.md",
+        finding(1, "Token in logs", "High", "src/log.py:3"))  # fmt: skip
+    assert run(capsys, str(root), "--fail-on", "high")[0] == 1
+    assert run(capsys, str(root), "--fail-on", "critical")[0] == 3
+    assert run(capsys, str(root), "--fail-on", "blocker")[0] == 3
+
+
+def test_a_round_ocr_records_as_done_can_pass(tmp_path, capsys):
+    """round-meta.json (`ocr state round-complete`) completes the round before final.md."""
+    root = just_begun(tmp_path)
+    put(root / ".ocr/sessions/2026-11-27-main/rounds/round-2/round-meta.json",
+        json.dumps({"schema_version": 1, "verdict": "APPROVE", "reviewers": []}))  # fmt: skip
+    c, out, _ = run(capsys, str(root), "--json", "--fail-on", "blocker")
+    d = json.loads(out)
+    assert (c, d["complete"], d["counts"]["resolved"], d["counts"]["pending"]) == (0, True, 2, 0)
+
+
+def test_a_stopped_round_is_said_to_be_stopped(tmp_path, capsys):
+    root = just_begun(tmp_path)
+    put(
+        root / ".ocr/sessions/2026-11-27-main/state.json",
+        json.dumps({"current_phase": "complete", "status": "closed", "current_round": 2}),
+    )
+    c, out, err = run(capsys, str(root), "--fail-on", "blocker")
+    assert c == 3 and "round 2 was stopped before its synthesis" in err
+    assert "stopped before its synthesis" in out.splitlines()[0]
+
+
+def test_help_names_the_exit_statuses_and_the_blocker_rule(capsys):
+    with pytest.raises(SystemExit):
+        main(["findings", "--help"])
+    out = capsys.readouterr().out
+    for line in ("1  a finding of the round", "3  none is, but the round is not complete",
+                 "0  the round is complete", "isBlocker = severity === 'critical'"):  # fmt: skip
+        assert line in out

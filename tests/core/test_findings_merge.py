@@ -66,12 +66,18 @@ def test_an_items_location_limits_it_to_its_file():
     assert [(x.location.file, x.blocker) for x in out] == [("a.py", False), ("b.py", True)]
 
 
-def test_a_similar_title_matches_only_in_the_same_file():
+def test_a_similar_title_matches_in_the_items_file_or_anywhere_without_one():
     found = [f("Missing null check in parser", "p.py")]
     near = "Missing null checks in parser"
     out = apply_final(found, [Item("should_fix", near, location=Location(file="p.py"))])
     assert len(out) == 1 and out[0].category == "should_fix"
-    out = apply_final(found, [Item("should_fix", near)])  # no file: exact titles only
+    out = apply_final(found, [Item("should_fix", near, location=Location(file="q.py"))])
+    assert len(out) == 2  # another file: another finding
+    # No file: the synthesis' `### 🚫 Token is not verified` is the reviewers' `Token not
+    # verified` (counted twice, one blocker read as two)
+    out = apply_final(found, [Item("should_fix", near)])
+    assert len(out) == 1 and out[0].category == "should_fix"
+    out = apply_final(found, [Item("should_fix", "Unrelated title entirely")])
     assert len(out) == 2
 
 

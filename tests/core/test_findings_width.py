@@ -55,6 +55,7 @@ def project(tmp_path: Path) -> Path:
     )
     for name, text in r2.items():
         put(s / "rounds/round-2/reviews" / f"{name}.md", text)
+    put(s / "rounds/round-2/final.md", "# Review\n\n**Verdict**: REQUEST CHANGES\n")  # all in
     return tmp_path
 
 
@@ -186,7 +187,9 @@ def test_a_column_that_says_nothing_goes_first(project, capsys):
 def test_the_heading_names_the_session_and_round_it_chose(project, capsys):
     lines = table(capsys, project)
     assert lines[0] == f"{SID} · round 2 · 4 findings · 1 blocker · 1 resolved"
-    assert table(capsys, project, "--round", "1")[0] == f"{SID} · round 1 · 2 findings"
+    # Round 1 has no synthesis, and the session went on to round 2: it was stopped.
+    one = table(capsys, project, "--round", "1")[0]
+    assert one == f"{SID} · round 1 · stopped before its synthesis · 2 findings"
     filtered = table(capsys, project, "--min-severity", "high")
     assert filtered[0] == f"{SID} · round 2 · 4 findings · 1 blocker · 1 resolved · 2 shown"
     assert len(filtered) == 2 + 2
@@ -198,7 +201,7 @@ def test_json_is_unchanged_by_the_width(project, capsys, monkeypatch):
     code2, narrow, _ = run(capsys, str(project), "--json")
     assert code == code2 == 0 and whole == narrow and whole.count("\n") == 1
     doc = json.loads(whole)
-    assert list(doc) == ["version", "session", "round", "counts", "findings"]
+    assert list(doc) == ["version", "session", "round", "complete", "counts", "findings"]
     assert doc["session"] == SID and doc["round"] == 2
     assert any(f["file"] == LONG_PATH for f in doc["findings"])  # never cut
 

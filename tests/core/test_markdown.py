@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from ocr_tui.core.view import Counts
+from ocr_tui.formats.ocr.final_items import parse_final_counts
 from ocr_tui.formats.ocr.markdown import (
     natural_key,
-    parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,

@@ -29,7 +29,8 @@ ROUND_KEYS = [
     "number", "complete", "discourse", "verdict", "counts", "reviewers", "findings", "blockers",
     "evolution",
 ]  # fmt: skip
-EVOLUTION_KEYS = ["new", "open", "resolved", "new_blockers", "resolved_blockers"]
+EVOLUTION_KEYS = ["new", "open", "resolved", "new_blockers", "resolved_blockers", "pending",
+                  "pending_blockers"]  # fmt: skip
 REVIEWER_KEYS = ["name", "label", "findings", "severity"]
 SEVERITY_KEYS = ["critical", "high", "medium", "low", "info"]
 COUNTS_KEYS = ["blockers", "should_fix", "suggestions"]
@@ -165,11 +166,13 @@ def test_json_shape(tree, capsys, fixed_clock):
     # Distinct findings: "Problem number N" (one title and file in every reviewer file) is one
     # finding whoever raised it. Round 1: it and final.md's blocker "A" (matching no finding).
     assert (r1["findings"], r1["blockers"], r1["evolution"]) == (2, 1, None)
-    # Round 2: seven reported, three distinct; "A" resolved; no final.md: the critical blocks.
+    # Round 2: seven reported, three distinct; the critical blocks; no final.md yet: "A" not
+    # raised again is pending, not resolved.
     assert (r2["findings"], r2["blockers"]) == (3, 1)
     assert list(r2["evolution"]) == EVOLUTION_KEYS
-    assert r2["evolution"] == {"new": 2, "open": 1, "resolved": 1, "new_blockers": 0,
-                               "resolved_blockers": 1}  # fmt: skip
+    assert r2["evolution"] == {"new": 2, "open": 1, "resolved": None, "new_blockers": 0,
+                               "resolved_blockers": None, "pending": 1,
+                               "pending_blockers": 1}  # fmt: skip
     (run,) = s["map_runs"]
     assert keys_start_with(run, RUN_KEYS)
     assert (run["number"], run["complete"], run["files"]) == (1, False, 2)

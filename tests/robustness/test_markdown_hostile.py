@@ -15,8 +15,8 @@ import pytest
 
 from ocr_tui.core.view import Counts as _Counts
 from ocr_tui.formats.ocr.discourse import parse_discourse
+from ocr_tui.formats.ocr.final_items import parse_final_counts
 from ocr_tui.formats.ocr.markdown import (
-    parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,

@@ -20,8 +20,8 @@ from ocr_tui.core.textdecode import decode_text, json_bytes, load_json, sniff
 from ocr_tui.formats.analysis import model as A
 from ocr_tui.formats.codeflow.source import CodeWorkflowSource
 from ocr_tui.formats.idumb import model as I  # noqa: E741
+from ocr_tui.formats.ocr.final_items import parse_final_counts
 from ocr_tui.formats.ocr.markdown import (
-    parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,

@@ -40,38 +40,52 @@ async def test_a_reviewer_file_written_under_the_open_session_screen_updates_it(
         await loaded(pilot)
         await pilot.press("enter")  # the list's only session
         await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-        # Round 1: ten findings (five reviewer findings, five final.md items that match none),
-        # one blocker (final.md's). Round 2: "Naming" is still open, "Log leak" is new, the
-        # other nine are resolved, among them the blocker.
+        # Round 1: nine findings (five reviewer findings, four final.md items that match none;
+        # its `Token is not verified` blocker is the reviewers' critical `Token not verified`),
+        # one blocker. Round 2 has no synthesis yet: "Naming" is still open, "Log leak" is
+        # new, round 1's other eight are not re-reviewed yet (pending), among them the blocker:
+        # nothing is resolved before the round's findings are all in.
         await wait_until(
-            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 0 (1 resolved, 0 new)"
+            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 — (1 not re-reviewed yet)"
         )
-        assert findings_cell(app, "rounds/round-1") == "10"
-        assert findings_cell(app, "rounds/round-2") == "2 +1 −9"
+        assert findings_cell(app, "rounds/round-1") == "9"
+        assert findings_cell(app, "rounds/round-2") == "2 +1 ?8"
 
         # A third reviewer of round 2: "Weak hash" again (open), and a critical finding that
-        # blocks (round 2 has no final.md yet: OCR's rule).
+        # blocks (OCR's dashboard's rule).
         write(
             session / "rounds" / "round-2" / "reviews" / "quality-1.md",
             reviewer("Quality", [("Weak hash", "High"), ("SQL injection", "Critical")]),
         )
-        await wait_until(pilot, lambda: findings_cell(app, "rounds/round-2") == "4 +2 −8")
+        await wait_until(pilot, lambda: findings_cell(app, "rounds/round-2") == "4 +2 ?7")
         await wait_until(
-            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 resolved, 1 new)"
+            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 new, 1 not re-reviewed yet)"
         )
         view = app.sessions[SID]
         r2 = view.rounds[1]
         assert (r2.findings, r2.blockers, r2.reviewer_findings) == (4, 1, 4)
         assert r2.evolution == Evolution(
-            new=2, open=2, resolved=8, new_blockers=1, resolved_blockers=1
+            new=2, open=2, resolved=None, new_blockers=1, resolved_blockers=None, pending=7,
+            pending_blockers=1,
+        )  # fmt: skip
+
+        # Round 2's synthesis: now the round before's are resolved, the blocker among them.
+        write(session / "rounds" / "round-2" / "final.md", "# Review\n\n**Verdict**: APPROVE\n")
+        await wait_until(
+            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 resolved, 1 new)"
         )
+        assert findings_cell(app, "rounds/round-2") == "4 +2 −7"
 
 
 # -- the cells and the trend, as text ---------------------------------------------------------
 
 
 def rnd(
-    number: int, findings: int, blockers: int, evolution: Evolution | None, complete: bool = True
+    number: int,
+    findings: int | None,
+    blockers: int | None,
+    evolution: Evolution | None,
+    complete: bool = True,
 ) -> Round:
     return Round(
         number=number, complete=complete, discourse=False, verdict=None, counts=None,
@@ -118,11 +132,28 @@ def test_blocker_trend_without_rounds_blockers_or_with_many_rounds() -> None:
 
 def test_a_round_without_its_synthesis_has_no_blocker_count_yet() -> None:
     """A round in progress said `No blockers in this round.`: its synthesis names them."""
-    live = rnd(1, 3, 0, None, complete=False)
+    live = rnd(1, 3, None, None, complete=False)
     assert blocker_trend([live]) == [
         ("No synthesis yet: the round's blockers are not known.", "muted")
     ]
-    then = [rnd(1, 8, 3, None), rnd(2, 5, 0, ev(1, 4, 4), complete=False)]
-    assert plain(blocker_trend(then)) == "R1 3 blockers → R2 — (no synthesis yet)"
-    clean = [rnd(1, 2, 0, None), rnd(2, 2, 0, ev(0, 2, 0), complete=False)]
+    pending = Evolution(new=1, open=4, resolved=None, new_blockers=0, resolved_blockers=None,
+                        pending=4, pending_blockers=2)  # fmt: skip
+    then = [rnd(1, 8, 3, None), rnd(2, 5, None, pending, complete=False)]
+    assert plain(blocker_trend(then)) == "R1 3 blockers → R2 — (2 not re-reviewed yet)"
+    quiet = Evolution(new=0, open=2, resolved=None, new_blockers=0, resolved_blockers=None)
+    clean = [rnd(1, 2, 0, None), rnd(2, 2, None, quiet, complete=False)]
     assert blocker_trend(clean) == [("No blockers in round 1.", "muted")]
+    assert plain(blocker_trend([rnd(1, 2, 0, None), rnd(2, 2, None, quiet, False)][1:])) == (
+        "No synthesis yet: the round's blockers are not known."
+    )
+
+
+def test_a_round_without_its_synthesis_resolves_nothing() -> None:
+    pending = Evolution(new=1, open=1, resolved=None, new_blockers=0, resolved_blockers=None,
+                        pending=3, pending_blockers=1)  # fmt: skip
+    assert findings_change(rnd(2, 2, None, pending, complete=False)) == [
+        ("+1", "warn"), ("?3", "muted"),
+    ]  # fmt: skip
+    none_yet = Evolution(new=0, open=0, resolved=None, new_blockers=0, resolved_blockers=None,
+                         pending=2, pending_blockers=0)  # fmt: skip
+    assert findings_change(rnd(2, None, None, none_yet, complete=False)) == [("?2", "muted")]

@@ -98,7 +98,7 @@ async def test_findings_screen_by_keys(project: Project) -> None:
             "Token not verified",
             "Log leak",
             "Dead code",
-            "No rate limit",  # resolved: round 1's, after the others
+            "No rate limit",  # pending: round 1's, not raised again yet, after the others
             "Naming",
         ]
         t = table(app)
@@ -109,22 +109,23 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         assert t.get_cell(first, "where").plain == "src/auth.py:10"
         assert t.get_cell(first, "evolution").plain == "open"
         assert t.get_cell(t.row_keys[1], "evolution").plain == "new"
-        assert t.get_cell(t.row_keys[3], "evolution").plain == "resolved"
-        assert count(app).startswith("3 of 3 findings (+2 of 2 resolved) · no filter")
+        # round 2 has no synthesis yet: not re-reviewed yet, never "resolved"
+        assert t.get_cell(t.row_keys[3], "evolution").plain == "pending"
+        assert count(app).startswith("3 of 3 findings (+2 of 2 pending) · no filter")
         assert "Findings" in app.screen.query_one("#crumbs").plain
 
         # ≥ info would show the same rows (every finding here has a severity): `v` skips it.
         await pilot.press("v")  # ≥ low
-        assert count(app).startswith("2 of 3 findings (+2 of 2 resolved) · severity ≥ low")
+        assert count(app).startswith("2 of 3 findings (+2 of 2 pending) · severity ≥ low")
         assert "Dead code" not in titles(app)
         await pilot.press("v", "v")  # ≥ high
         assert titles(app) == ["Token not verified", "No rate limit"]
         await pilot.press("b")
         assert titles(app) == ["Token not verified"]
-        assert "1 of 3 findings (+0 of 2 resolved) · severity ≥ high · blockers only" in count(app)
+        assert "1 of 3 findings (+0 of 2 pending) · severity ≥ high · blockers only" in count(app)
         await pilot.press("v")  # ≥ critical shows the same rows here: back to all
         assert screen.min_severity is None
-        assert count(app).startswith("1 of 3 findings (+0 of 2 resolved) · blockers only")
+        assert count(app).startswith("1 of 3 findings (+0 of 2 pending) · blockers only")
         await pilot.press("b")
         assert len(titles(app)) == 5
 
@@ -236,6 +237,22 @@ def test_snapshot_findings_screen(snap_compare, project: Project) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
+async def test_sorted_by_evolution_s_reverses_it_all(project: Project) -> None:
+    """By evolution the round before's findings are a value like the others: `S` puts them
+    first (it changed nothing while they were held last whatever the sort)."""
+    give_findings(project)
+    app = make_app(project, clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("s", "s")
+        assert screen.query_state.sort == "evolution"
+        evolutions = [table(app).get_cell(k, "evolution").plain for k in table(app).row_keys]
+        assert evolutions == ["new", "open", "open", "pending", "pending"]
+        await pilot.press("S")
+        evolutions = [table(app).get_cell(k, "evolution").plain for k in table(app).row_keys]
+        assert evolutions == ["pending", "pending", "open", "open", "new"]
+
+
 async def test_s_sorts_by_column_and_slash_searches(project: Project) -> None:
     give_findings(project)
     app = make_app(project, clock=fixed_clock)
@@ -306,9 +323,14 @@ async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
         tmp.write_text(text)
         tmp.replace(path)
         await wait_until(pilot, lambda: "Now with a fix." in (detail._text or ""))
-        # ... and drops it: round 1 had it, so round 2 fixed it.
+        # ... and drops it: round 1 had it; round 2 has no synthesis yet: pending, not
+        # resolved (the round's findings are not all in) ...
         tmp.write_text(review("Principal", ("Log leak", "medium", "src/log.py:L5")))
         tmp.replace(path)
+        await wait_until(pilot, lambda: detail.finding.evolution == "pending")
+        assert "not re-reviewed yet" in str(detail.query_one("#finding-meta").render())
+        # ... until round 2's synthesis is written: then round 2 fixed it.
+        (s / "rounds" / "round-2" / "final.md").write_text("# Review\n\n**Verdict**: APPROVE\n")
         await wait_until(pilot, lambda: detail.finding.evolution == "resolved")
         assert "resolved" in str(detail.query_one("#finding-meta").render())
         # Round 1 loses it too: it is gone from round 2's list; its last text stays.

@@ -68,9 +68,15 @@ async def test_reviews_by_keys(project: Project) -> None:
         labels = {k.value: str(c.label) for k, c in t.columns.items()}
         assert labels["at"] == "Date (UTC) ▼" and labels["session"] == "Session"
 
-        await pilot.press("a")  # actionable: no verdict yet, or needs review / in progress
-        assert rows(app) == [(AUTH, "R2", "needs review")]
-        assert count(app) == "1 of 4 reviews · actionable only · sort: date ▼"
+        # actionable: no verdict yet, or needs review / in progress, or never triaged (OCR's
+        # dashboard treats a round without triage as needing review)
+        await pilot.press("a")
+        assert rows(app) == [
+            (AUTH, "R2", "needs review"),
+            ("2026-03-10-fix-cache", "R1", "—"),
+            ("2026-03-09-main", "R1", "—"),
+        ]
+        assert count(app) == "3 of 4 reviews · actionable only · sort: date ▼"
         await pilot.press("a")
         assert len(rows(app)) == 4
 
@@ -124,8 +130,9 @@ async def test_triage_shows_live(project: Project) -> None:
         replace_db(project.db_path, "UPDATE user_round_progress SET status = 'acknowledged';")
         await wait_until(pilot, lambda: rows(app)[0] == (AUTH, "R2", "acknowledged"))
         assert rows(app)[1] == (AUTH, "R1", "acknowledged")
-        await pilot.press("a")  # round 2 still has no verdict: still actionable
-        assert rows(app) == [(AUTH, "R2", "acknowledged")]
+        await pilot.press("a")  # round 2 still has no verdict: still actionable; R1 is settled
+        assert rows(app)[0] == (AUTH, "R2", "acknowledged")
+        assert (AUTH, "R1", "acknowledged") not in rows(app)
 
 
 async def test_r_without_ocr_sessions_says_why(empty_project: Project) -> None:

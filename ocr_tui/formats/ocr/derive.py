@@ -15,7 +15,6 @@ from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import has_control, safe_line
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, from_mtime, parse_ts
 from ocr_tui.core.view import (
-    Counts,
     Elapsed,
     LogEvent,
     MapRun,
@@ -28,7 +27,7 @@ from ocr_tui.core.view import (
     SessionView,
 )
 from ocr_tui.formats.ocr import phases as ph
-from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles
+from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles, synthesis
 from ocr_tui.formats.ocr.map_sections import RunMap, with_progress
 from ocr_tui.formats.ocr.markdown import reviewer_label
 from ocr_tui.formats.ocr.model import StoredState
@@ -123,31 +122,6 @@ def _workflow_at(files: SessionFiles, *, done: bool) -> str | None:
     return None
 
 
-def _round_counts(rf: RoundFiles) -> tuple[str | None, Counts | None]:
-    meta = rf.meta
-    if meta is not None:
-        if meta.synthesis_counts is not None:
-            sc = meta.synthesis_counts
-            counts = Counts(
-                blockers=sc.blockers, should_fix=sc.should_fix, suggestions=sc.suggestions
-            )
-        else:
-            tally = {"blocker": 0, "should_fix": 0, "suggestion": 0}
-            for rev in meta.reviewers:
-                for f in rev.findings:
-                    cat = (f.category or "").strip().lower().replace("-", "_").replace(" ", "_")
-                    if cat in tally:
-                        tally[cat] += 1
-            counts = Counts(
-                blockers=tally["blocker"],
-                should_fix=tally["should_fix"],
-                suggestions=tally["suggestion"],
-            )
-        verdict = meta.verdict.strip().upper() if meta.verdict and meta.verdict.strip() else None
-        return verdict or rf.final_verdict, counts
-    return rf.final_verdict, rf.final_counts
-
-
 def derive_session(
     files: SessionFiles,
     state: StoredState | None,
@@ -185,7 +159,8 @@ def derive_session(
 
     # --- rounds and runs (the filesystem is the truth) ---
     triage = dict(state.round_triage) if state else {}
-    rounds = [_round_view(rf, triage.get(rf.number)) for rf in files.rounds]
+    done = completed_rounds(state)
+    rounds = [_round_view(rf, triage.get(rf.number), done) for rf in files.rounds]
     highest_round = files.rounds[-1].number if files.rounds else None
     state_round = _positive(state.current_round) if state else None
     if highest_round is not None:
@@ -202,10 +177,12 @@ def derive_session(
     current_rf = _latest(files.rounds)
 
     stored_maps = dict(state.map_runs) if state else {}
+    mapped = completed_rounds(state, "map_completed")  # the `round` column holds the run
     runs = [
         MapRun(
             number=r.number,
-            complete="map.md" in r.files,
+            # map.md, or what `ocr state map-complete` writes: map-meta.json and an event
+            complete="map.md" in r.files or "map-meta.json" in r.files or r.number in mapped,
             files=r.topology_files,
             path=r.rel,
             documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
@@ -341,12 +318,20 @@ def derive_session(
     )
 
 
-def _round_view(rf: RoundFiles, triage: str | None = None) -> Round:
-    verdict, counts = _round_counts(rf)
+def completed_rounds(state: StoredState | None, kind: str = "round_completed") -> frozenset[int]:
+    """The rounds the store records as completed (its round_completed events; map runs:
+    `map_completed`)."""
+    if state is None:
+        return frozenset()
+    return frozenset(e.round for e in state.events if e.type == kind and e.round and e.round > 0)
+
+
+def _round_view(rf: RoundFiles, triage: str | None, done: frozenset[int]) -> Round:
+    verdict, counts = synthesis(rf)
     tally = rf.tally  # counted by `tally.tally_rounds` (IO) before the derivation
     return Round(
         number=rf.number,
-        complete="final.md" in rf.files,
+        complete=rf.is_complete(done),
         discourse="discourse.md" in rf.files,
         verdict=verdict,
         counts=counts,
@@ -360,8 +345,8 @@ def _round_view(rf: RoundFiles, triage: str | None = None) -> Round:
             )
             for r in rf.reviewers
         ],
-        findings=tally.findings if tally else 0,
-        blockers=tally.blockers if tally else 0,
+        findings=tally.findings if tally else None,
+        blockers=tally.blockers if tally else None,
         open_blockers=tally.open_blockers if tally else 0,
         evolution=tally.evolution if tally else None,
         path=rf.rel,

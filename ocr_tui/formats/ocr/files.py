@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,12 +27,15 @@ class ReviewerFile:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """A round's distinct findings counted (`tally.tally_rounds`): `ocr-tui findings`' model."""
+    """A round's distinct findings counted (`tally.tally_rounds`): `ocr-tui findings`' model.
+    None: not known yet (see `Round`)."""
 
-    findings: int
-    blockers: int
+    findings: int | None
+    blockers: int | None
     evolution: Evolution | None
-    # Blockers the user has not triaged as fixed or won't fix (no triage: all of them).
+    # The blockers not known to be resolved: of the round's own, those the user has not triaged
+    # as fixed or won't fix (no triage: all of them); while the round is not complete, the
+    # round before's it has not judged again yet (`pending`) too.
     open_blockers: int = 0
 
 
@@ -48,6 +52,12 @@ class RoundFiles:
     # ctime_ns, inode) of each reviewer file, final.md and round-meta.json. None: unknown.
     stamp: tuple | None = None
     tally: Tally | None = None  # set by `tally.tally_rounds`
+
+    def is_complete(self, done: Collection[int] = ()) -> bool:
+        """Are the round's findings all in? Its synthesis is written (final.md, or a valid
+        round-meta.json, which `ocr state round-complete` writes), or OCR records the round
+        as done (`done`: the rounds of the store's round_completed events)."""
+        return "final.md" in self.files or self.meta is not None or self.number in done
 
 
 @dataclass
@@ -80,3 +90,29 @@ class SessionFiles:
     @property
     def has_map_dir(self) -> bool:
         return "map" in self.root_dirs
+
+
+def synthesis(rnd: RoundFiles) -> tuple[str | None, Counts | None]:
+    """The round's verdict and the synthesis' own counts: round-meta.json's (its
+    synthesis_counts, else its findings' categories counted, as OCR's dashboard does), else
+    final.md's."""
+    meta = rnd.meta
+    if meta is None:
+        return rnd.final_verdict, rnd.final_counts
+    if meta.synthesis_counts is not None:
+        sc = meta.synthesis_counts
+        counts = Counts(blockers=sc.blockers, should_fix=sc.should_fix, suggestions=sc.suggestions)
+    else:
+        tally = {"blocker": 0, "should_fix": 0, "suggestion": 0}
+        for rev in meta.reviewers:
+            for f in rev.findings:
+                cat = (f.category or "").strip().lower().replace("-", "_").replace(" ", "_")
+                if cat in tally:
+                    tally[cat] += 1
+        counts = Counts(
+            blockers=tally["blocker"],
+            should_fix=tally["should_fix"],
+            suggestions=tally["suggestion"],
+        )
+    verdict = meta.verdict.strip().upper() if meta.verdict and meta.verdict.strip() else None
+    return verdict or rnd.final_verdict, counts

@@ -35,6 +35,7 @@ import unicodedata
 
 import msgspec
 
+from ocr_tui.core.view import Counts
 from ocr_tui.formats.ocr.fields import (
     LINES_LABELS,
     LOCATION_LABELS,
@@ -44,16 +45,39 @@ from ocr_tui.formats.ocr.fields import (
 )
 from ocr_tui.formats.ocr.fields import parse_location as parse_location  # for its importers
 from ocr_tui.formats.ocr.finding import SEVERITIES, Location
-from ocr_tui.formats.ocr.markdown import (
-    _BULLET,
-    _NONE_BULLET,
-    _SECTION,
-    _heading,
-    numbered_lines,
-)
+from ocr_tui.formats.ocr.markdown import _heading, numbered_lines
 
 SECTIONS = ("blocker", "should_fix", "suggestion")
 _SECTION_KEY = {"blockers": "blocker", "should_fix": "should_fix", "suggestions": "suggestion"}
+_SECTION = {
+    "blockers": re.compile(r"(?i)^##\s+[^\w]*\s*blockers?\b"),
+    "should_fix": re.compile(r"(?i)^##\s+[^\w]*\s*should[\s-]*fix\b"),
+    "suggestions": re.compile(r"(?i)^##\s+[^\w]*\s*suggestions?\b"),
+}
+# `**Blockers**: 2`, `**Blockers:** 2`, `- **Should Fix**: 1`: the synthesis' own counts.
+_EXPLICIT_COUNT = {
+    "blockers": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*blockers?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
+    ),
+    "should_fix": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*should[\s-]*fix\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
+    ),
+    "suggestions": re.compile(
+        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*suggestions?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
+    ),
+}
+# A list item at the margin: a bullet (`- `, `* `, `+ `) or an ordered one (`1. `, `2) `).
+_BULLET = re.compile(r"^(?:[-*+]|\d{1,9}[.)]) (.*)$")
+# An item that says there is none: `- None`, `- N/A`, `- Nothing`, `- No blockers`, `- No hard
+# blockers identified`, `- No new issues` (not `- No rate limit on login`: a blocker).
+_NONE_BULLET = re.compile(
+    r"(?i)^[*_]*(?:none\b|n/a\b|nothing\b|no[.!]?[*_]*$|no (?:[\w-]+ ){0,2}?"
+    r"(?:blockers?|blocking|issues?|items?|findings?|concerns?|problems?|suggestions?"
+    r"|should[ -]fix|changes? (?:needed|required|requested)|further|other|remaining|new)\b)"
+)
+# A paragraph that opens with a bold run: `**SQL injection in search** (src/search.py:42)`,
+# `**Add caching**: the query runs twice` (directly under a section: an item).
+_BOLD_LEAD = re.compile(r"^(\*\*|__)[^*_ ]")
 
 
 class FinalItem(msgspec.Struct, kw_only=True, frozen=True):
@@ -243,6 +267,35 @@ def _split_title(text: str) -> tuple[str, list[str], str | None]:
     return _clean(t), names, sev
 
 
+# A path as a title's end names it (`src/search.py:42`, `a.ts#L12`, `lib/x`): no spaces, and
+# a directory or a file extension. Bounded after its first run: linear in the text's length.
+_PLACE = re.compile(
+    r"[\w.~/-]{1,300}(?:/[\w.~-]{1,100}|\.[A-Za-z][A-Za-z0-9]{0,9})(?:[:#]L?\d{1,9}(?:[-–]L?\d{1,9})?)?"
+)
+_PLACE_LEAD = (" — ", " – ", " - ", " in ", " at ", ": ", " ")
+
+
+def _trailing_place(title: str) -> tuple[str, Location]:
+    """`SQL injection in search (src/search.py:42)` / `` … — `src/a.py:7` `` -> (the title
+    without it, the place); (title, no place) when it does not end with one."""
+    t = title.rstrip()
+    if t.endswith(")") and (i := t.rfind("(")) > 0:
+        inner, head = t[i + 1 : -1].strip(" `"), t[:i]
+    elif t.endswith("`") and (i := t.rfind("`", 0, len(t) - 1)) > 0:
+        inner, head = t[i + 1 : -1].strip(), t[:i]
+        if not head.endswith(_PLACE_LEAD):
+            return title, Location()
+    else:
+        return title, Location()
+    if not _PLACE.fullmatch(inner):
+        return title, Location()
+    rest = head.rstrip(" —–-:")
+    for word in (" in", " at"):
+        if rest.endswith(word) and t.endswith("`"):
+            rest = rest[: -len(word)].rstrip()
+    return (rest or title), (parse_location(inner) if rest else Location())
+
+
 # --- items ----------------------------------------------------------------------------------
 
 
@@ -254,9 +307,40 @@ class _Line(msgspec.Struct, frozen=True):
 
 def parse_final_items(text: str, rel: str = "final.md") -> list[FinalItem]:
     """The Blockers / Should Fix / Suggestions items of a final.md, in file order."""
+    return _parse(text, rel)[0]
+
+
+def parse_final_counts(text: str) -> Counts | None:
+    """Blocker / should-fix / suggestion counts of a final.md (ocr-format.md §4.3): explicit
+    `**Blockers**: N` lines win (a section without one: 0); otherwise its items
+    (`parse_final_items`) per section. None when it has neither a count line nor a section."""
+    explicit: dict[str, int] = {}
+    for _, line, kind in numbered_lines(text):
+        if kind != "text" or "*" not in line:
+            continue
+        for key, rx in _EXPLICIT_COUNT.items():
+            m = rx.match(line)
+            if m and key not in explicit:
+                explicit[key] = int(m.group(1))
+    if explicit:
+        return Counts(
+            blockers=explicit.get("blockers", 0),
+            should_fix=explicit.get("should_fix", 0),
+            suggestions=explicit.get("suggestions", 0),
+        )
+    items, found = _parse(text, "final.md")
+    if not found:
+        return None
+    by = {key: sum(1 for i in items if i.section == key) for key in SECTIONS}
+    return Counts(blockers=by["blocker"], should_fix=by["should_fix"], suggestions=by["suggestion"])
+
+
+def _parse(text: str, rel: str) -> tuple[list[FinalItem], bool]:
+    """(the items, whether the text has a Blockers / Should Fix / Suggestions section)."""
     raw = _split(text)
     items: list[FinalItem] = []
     section: str | None = None
+    found = False
     body: list[_Line] = []
     for index, line, kind in numbered_lines(text):
         number = index + 1
@@ -266,13 +350,13 @@ def parse_final_items(text: str, rel: str = "final.md") -> list[FinalItem]:
             section, body = None, []
             for key, rx in _SECTION.items():
                 if rx.match(line):
-                    section = _SECTION_KEY[key]
+                    section, found = _SECTION_KEY[key], True
             continue
         if section:
             body.append(_Line(number, line, kind))
     if section:
         items += _section_items(section, body, raw, rel)
-    return items
+    return items, found
 
 
 def _section_items(section: str, body: list[_Line], raw: list[str], rel: str) -> list[FinalItem]:
@@ -286,8 +370,8 @@ def _section_items(section: str, body: list[_Line], raw: list[str], rel: str) ->
         if ln.kind != "end" and not (h and h[0] <= 3):
             continue
         block = body[start:i]
-        if head is None:
-            items += _bullet_items(section, block, raw, rel)
+        if head is None:  # directly under the section: bold-lead paragraphs are items too
+            items += _bullet_items(section, block, raw, rel, leads=True)
         else:
             items += _heading_items(section, head, block, raw, rel)
         head, start = (ln if ln.kind != "end" else None), i + 1
@@ -308,32 +392,55 @@ def _is_bullet_item(line: str) -> re.Match[str] | None:
     return m
 
 
-def _bullet_items(section: str, block: list[_Line], raw: list[str], rel: str) -> list[FinalItem]:
+def _lead_item(line: str) -> bool:
+    """A paragraph at the margin that opens with a bold title is an item (`**SQL injection
+    in search** (src/search.py:42)`), unless it is a detail field (`**Location**: …`), a
+    count (`**Blockers**: 2`) or says there is none (`**None.**`)."""
+    if not _BOLD_LEAD.match(line) or _NONE_BULLET.match(line):
+        return False
+    if any(rx.match(line) for rx in _EXPLICIT_COUNT.values()):
+        return False
+    f = _field(line)
+    return not (f and f.label in _DETAIL_FIELDS | _COUNT_LABELS)
+
+
+_COUNT_LABELS = frozenset({"blocker", "blockers", "should fix", "suggestion", "suggestions"})
+
+
+def _bullet_items(
+    section: str, block: list[_Line], raw: list[str], rel: str, *, leads: bool = False
+) -> list[FinalItem]:
+    """The list items of a block (bullets and ordered ones at the margin); with `leads`,
+    bold-lead paragraphs too (`_lead_item`)."""
     items: list[FinalItem] = []
-    open_: list[_Line] = []  # the current bullet item's lines
-    blank = False
+    open_: list[_Line] = []  # the current item's lines
+    blank = True  # (the block's first line starts a paragraph)
 
     def close() -> None:
         if open_:
             first = open_[0]
             m = _BULLET.match(first.line)
-            assert m
-            title, names, sev = _split_title(m.group(1))
+            head = m.group(1) if m else first.line
+            title, names, sev = _split_title(head)
             item = _item(section, title, names, sev, open_, raw, rel)
             if item:
                 items.append(item)
         open_.clear()
 
     for ln in block:
-        if ln.kind == "text" and _BULLET.match(ln.line):
+        text = ln.kind == "text"
+        if text and _BULLET.match(ln.line):
             close()
             if _is_bullet_item(ln.line):
                 open_.append(ln)
+        elif leads and text and blank and _lead_item(ln.line):
+            close()
+            open_.append(ln)
         elif open_ and not ln.line.startswith(" ") and (ln.kind == "fence" or ln.line and blank):
             close()  # a paragraph or a fence at the margin after the list
         elif open_:
             open_.append(ln)
-        blank = ln.kind == "text" and not ln.line
+        blank = text and not ln.line
     close()
     return items
 
@@ -385,6 +492,11 @@ def _item(
             _RESOLVED.search(value) or value.lower().lstrip("*_✅ ").startswith("resolved")
         ):
             return None
+    location = location_of((f.label, f.value) for f in fields)
+    if not location.file:  # `1. SQL injection in search (src/search.py:42)`
+        bare, place = _trailing_place(title)
+        if place.file:
+            title, location = _clean(bare), place
     first = lines[0].number
     last = max((ln.number for ln in lines if ln.kind != "text" or ln.line), default=first)
     return FinalItem(
@@ -392,7 +504,7 @@ def _item(
         title=title,
         flagged_by=_unique(names),
         severity=severity,
-        location=location_of((f.label, f.value) for f in fields),
+        location=location,
         path=rel,
         line=first,
         text="\n".join(raw[first - 1 : last]),

@@ -49,8 +49,21 @@ class Finding(msgspec.Struct, kw_only=True):
     path: str | None = None  # the file it was read from, relative to the session; None: ocr.db
     line: int | None = None  # 1-based line of its heading in `path`
     text: str = ""  # the finding's own section (markdown)
-    evolution: str | None = None  # "new" | "open" | "resolved"; None in round 1
+    # Against the round before: "new" | "open" (the round's own findings), "resolved" (one of
+    # the round before's, not raised again by the round, complete), "pending" (one of the round
+    # before's, not raised again yet: the round is not complete); None in round 1.
+    evolution: str | None = None
     triage: str | None = None  # ocr.db user_finding_progress.status, raw
+
+
+# The round before's findings a round lists after its own: gone (`resolved`), or not judged
+# again yet (`pending`).
+CARRIED = frozenset({"resolved", "pending"})
+
+
+def is_own(f: Finding) -> bool:
+    """A round's own finding (not one of the round before's it lists as resolved or pending)."""
+    return f.evolution not in CARRIED
 
 
 _WORDS = re.compile(r"[^\w]+")

@@ -6,13 +6,14 @@ rules over `Finding` models; no IO (the readers give the models: `findings_md`,
   finding with all of them.
 - `final.md` enriches the round's findings: an item under Blockers / Should Fix / Suggestions
   sets `blocker` and `category` and adds its `Flagged by` reviewers to each finding it matches
-  (same normalised title, or a similar title in the same file; an item's Location limits it to
-  that file); findings one item matches are one finding; an item that matches none is a
-  finding of its own, read from final.md.
-- Without final.md, round-meta.json or ocr.db rows, a `critical` finding is a blocker (OCR's
-  own rule).
+  (same normalised title, or a similar title in the same file, or anywhere when the item names
+  no file; an item's Location limits it to that file); findings one item matches are one
+  finding; an item that matches none is a finding of its own, read from final.md.
+- A `critical` finding is a blocker (OCR's dashboard's rule), unless round-meta.json files it
+  under another category (`critical_blockers`).
 - Evolution compares round N with round N-1 only: `open` (also there), `new` (not there), and
-  the findings of N-1 absent from N are listed once more as `resolved`.
+  the findings of N-1 absent from N are listed once more: `resolved` once round N is complete,
+  `pending` until then (a round just begun resolves nothing).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ocr_tui.formats.ocr.finding import (
     Location,
     close_ratio,
     finding_id,
+    is_own,
     normalise_file,
     normalise_title,
 )
@@ -66,9 +68,9 @@ def shown(f: Finding, min_severity: str | None = None, blockers_only: bool = Fal
 
 
 def sort_key(f: Finding) -> tuple:
-    """Resolved last; then by severity, file, line and title."""
+    """The round before's (resolved, pending) last; then by severity, file, line and title."""
     return (
-        f.evolution == "resolved",
+        not is_own(f),
         severity_rank(f.severity),
         normalise_file(f.location.file),
         f.location.line_start or 0,
@@ -142,7 +144,9 @@ def _matches(item: FinalItemLike, f: Finding) -> bool:
     title, other = normalise_title(item.title), normalise_title(f.title)
     if title == other:
         return True
-    return bool(item_file) and item_file == f_file and similar(title, other)
+    # A similar title in the item's file; an item naming no file, a similar title anywhere
+    # (`### 🚫 Token is not verified` is the reviewers' `Token not verified`: one blocker).
+    return (not item_file or item_file == f_file) and similar(title, other)
 
 
 def apply_final(
@@ -183,11 +187,20 @@ def apply_final(
 
 
 def critical_blockers(findings: list[Finding]) -> list[Finding]:
-    """OCR's rule for a round with no final.md, round-meta.json or ocr.db rows."""
+    """OCR's dashboard's rule, on every path: a `critical` finding is a blocker (its reviewer
+    parser sets `isBlocker: severity === 'critical'`, and it recounts a round's blockers from
+    them), except one that round-meta.json files under another category (on that path, and
+    for the ocr.db rows it writes from it, OCR's dashboard takes `category === 'blocker'`)."""
     return [
-        msgspec.structs.replace(f, blocker=True) if f.severity == "critical" else f
+        msgspec.structs.replace(f, blocker=True)
+        if f.severity == "critical" and not f.blocker and not _filed_otherwise(f)
+        else f
         for f in findings
     ]
+
+
+def _filed_otherwise(f: Finding) -> bool:
+    return f.source in ("round-meta.json", "ocr.db") and f.category not in (None, "blocker")
 
 
 def _same(a: Finding, b: Finding) -> bool:
@@ -197,12 +210,15 @@ def _same(a: Finding, b: Finding) -> bool:
     return fa == fb and similar(normalise_title(a.title), normalise_title(b.title))
 
 
-def evolve(current: list[Finding], previous: list[Finding] | None) -> list[Finding]:
+def evolve(
+    current: list[Finding], previous: list[Finding] | None, *, complete: bool = True
+) -> list[Finding]:
     """`current` with each finding's evolution against `previous` (round N-1; None in round 1),
-    followed by the previous round's findings that are gone, as `resolved`."""
+    followed by the previous round's findings that are gone: `resolved` when the round is
+    `complete` (its findings are all in), else `pending` (not raised again yet)."""
     if previous is None:
         return [msgspec.structs.replace(f, evolution=None) for f in current]
-    before = [f for f in previous if f.evolution != "resolved"]
+    before = [f for f in previous if is_own(f)]
     seen: set[int] = set()
     out = []
     for f in current:
@@ -212,9 +228,7 @@ def evolve(current: list[Finding], previous: list[Finding] | None) -> list[Findi
         if match is not None:
             seen.add(match)
         out.append(msgspec.structs.replace(f, evolution="open" if match is not None else "new"))
-    gone = [
-        msgspec.structs.replace(p, evolution="resolved")
-        for i, p in enumerate(before)
-        if i not in seen
+    gone = "resolved" if complete else "pending"
+    return out + [
+        msgspec.structs.replace(p, evolution=gone) for i, p in enumerate(before) if i not in seen
     ]
-    return out + gone

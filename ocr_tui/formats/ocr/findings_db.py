@@ -177,13 +177,36 @@ def load_findings(db_path: Path, session_id: str) -> tuple[dict[int, list[Findin
     """`read_findings` on a read-only in-memory copy of the ocr.db at `db_path` (no lock, no
     side file; see `db.open_snapshot`). No file is `({}, None)`; one that cannot be read (a
     link, not a regular file, too big, empty, not SQLite) is `({}, problem)`."""
+    rows, _, problem = load_store(db_path, session_id)
+    return rows, problem
+
+
+def load_store(
+    db_path: Path, session_id: str
+) -> tuple[dict[int, list[Finding]], frozenset[int], str | None]:
+    """`load_findings`, and the rounds the store records as completed (`completed_rounds`)."""
     try:
         con = open_snapshot(db_path)
     except FileNotFoundError:
-        return {}, None
+        return {}, frozenset(), None
     except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
-        return {}, f"ocr.db could not be read: {exc}"
+        return {}, frozenset(), f"ocr.db could not be read: {exc}"
     try:
-        return read_findings(con, session_id)
+        rows, problem = read_findings(con, session_id)
+        return rows, completed_rounds(con, session_id), problem
     finally:
         con.close()
+
+
+def completed_rounds(con: sqlite3.Connection, session_id: str) -> frozenset[int]:
+    """The rounds of the session's `round_completed` events (`ocr state round-complete`): OCR
+    records them as done. Empty when the store has no such table or cannot be read."""
+    try:
+        rows = con.execute(
+            "SELECT round FROM orchestration_events WHERE session_id = ? "
+            "AND event_type = 'round_completed'",
+            (session_id,),
+        ).fetchall()
+    except (sqlite3.Error, ValueError, MemoryError):
+        return frozenset()
+    return frozenset(n for (r,) in rows if (n := _as_int(r)) is not None and n > 0)

@@ -16,10 +16,10 @@ from ocr_tui.core.textdecode import decode_text, json_bytes, json_problem
 from ocr_tui.core.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 from ocr_tui.core.view import Severity
 from ocr_tui.formats.ocr.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
+from ocr_tui.formats.ocr.final_items import parse_final_counts
 from ocr_tui.formats.ocr.map_sections import MAP_META_DECODER, RunMap, from_markdown, from_meta
 from ocr_tui.formats.ocr.markdown import (
     natural_key,
-    parse_final_counts,
     parse_findings,
     parse_topology_files,
     parse_verdict,

@@ -6,7 +6,7 @@ import functools
 import re
 from typing import NamedTuple
 
-from ocr_tui.core.view import Counts, Severity
+from ocr_tui.core.view import Severity
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 
@@ -187,28 +187,6 @@ def parse_findings(text: str) -> Severity:
 
 _VERDICT_INLINE = re.compile(r"(?i)^\s*(?:#{1,6}\s*)?[*_]*\s*verdict\s*[*_]*\s*:\s*(.+)$")
 _VERDICT_SECTION = re.compile(r"(?i)^\s*#{1,6}\s*[*_]*\s*verdict\s*[*_]*\s*:?\s*$")
-_EXPLICIT_COUNT = {
-    # `**Blockers**: 2`, `**Blockers:** 2`, `- **Should Fix**: 1`
-    "blockers": re.compile(
-        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*blockers?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
-    ),
-    "should_fix": re.compile(
-        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*should[\s-]*fix\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
-    ),
-    "suggestions": re.compile(
-        r"(?i)^\s*(?:[-*+]\s+)?\*\*\s*suggestions?\s*:?\s*\*\*\s*:?\s*(\d{1,9})(?!\d)"
-    ),
-}
-_SECTION = {
-    "blockers": re.compile(r"(?i)^##\s+[^\w]*\s*blockers?\b"),
-    "should_fix": re.compile(r"(?i)^##\s+[^\w]*\s*should[\s-]*fix\b"),
-    "suggestions": re.compile(r"(?i)^##\s+[^\w]*\s*suggestions?\b"),
-}
-_ITEM_HEADING = re.compile(r"^###\s+(?:\d+[.)]|[^\w\s])")
-_BULLET = re.compile(r"^[-*+]\s+(.*)$")
-_NONE_BULLET = re.compile(r"(?i)^[*_]*\s*(?:none\b|no\b|n/a\b)")
-
-
 _RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
 # Where a verdict's rationale starts: `**APPROVE** — with nits`, `APPROVE: looks good`.
 _VERDICT_END = re.compile(r"\s+[—–-]\s|\s*[—–]|[.;:!?](?:\s|$)|\s+\(")
@@ -243,49 +221,6 @@ def parse_verdict(text: str) -> str | None:
                     return _clean_verdict(nxt)
             return None
     return None
-
-
-def parse_final_counts(text: str) -> Counts | None:
-    """Blocker / should-fix / suggestion counts of a final.md (ocr-format.md §4.3):
-    explicit `**Blockers**: N` lines win; otherwise the items under each section."""
-    lines = _text_lines(text)
-    explicit: dict[str, int] = {}
-    for line in lines:
-        for key, rx in _EXPLICIT_COUNT.items():
-            m = rx.match(line)
-            if m and key not in explicit:
-                explicit[key] = int(m.group(1))
-    if explicit:
-        return Counts(
-            blockers=explicit.get("blockers", 0),
-            should_fix=explicit.get("should_fix", 0),
-            suggestions=explicit.get("suggestions", 0),
-        )
-    found = False
-    items = {"blockers": 0, "should_fix": 0, "suggestions": 0}
-    bullets = {"blockers": 0, "should_fix": 0, "suggestions": 0}
-    current: str | None = None
-    for line in lines:
-        if line.startswith("## ") or line.strip() == "---" or line.startswith("# "):
-            current = None
-            for key, rx in _SECTION.items():
-                if rx.match(line):
-                    current, found = key, True
-            continue
-        if current is None:
-            continue
-        if _ITEM_HEADING.match(line):
-            items[current] += 1
-            continue
-        m = _BULLET.match(line)
-        if m and not _NONE_BULLET.match(m.group(1).strip()):
-            bullets[current] += 1
-    if not found:
-        return None
-    # Numbered / emoji `###` items are the findings; bullets count only in a section without them
-    # (so `- **Location**` lines under a `### 1.` item are not counted twice).
-    pick = {k: items[k] if items[k] else bullets[k] for k in items}
-    return Counts(**pick)
 
 
 def parse_topology_files(text: str) -> int | None:

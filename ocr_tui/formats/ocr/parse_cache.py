@@ -30,7 +30,8 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.files import Tally
 
-SCHEMA = 4  # the layout of the file and of its entries (3: `tally` entries; 4: open blockers)
+SCHEMA = 5  # the layout of the file and of its entries (3: `tally` entries; 4: open blockers;
+# 5: counts not known yet, pending evolution)
 KINDS = ("findings", "final", "topology", "tally")
 MAX_ENTRIES = 500_000
 # The modules whose code decides a cached value: a change to any of them is another build.
@@ -84,7 +85,8 @@ def to_plain(kind: str, entry: tuple) -> list | None:
     elif kind == "tally":
         e = value.evolution
         v = [value.findings, value.blockers, None if e is None else
-             [e.new, e.open, e.resolved, e.new_blockers, e.resolved_blockers],
+             [e.new, e.open, e.resolved, e.new_blockers, e.resolved_blockers, e.pending,
+              e.pending_blockers],
              value.open_blockers]  # fmt: skip
     else:
         return None
@@ -98,7 +100,12 @@ _TYPES = {  # each kind's plain value, exactly
     "final": tuple[tuple[str | None, tuple[_Count, _Count, _Count] | None] | None, _Problems],
     "topology": tuple[_Count | None, _Problems],
     "tally": tuple[
-        tuple[_Count, _Count, tuple[_Count, _Count, _Count, _Count, _Count] | None, _Count],
+        tuple[
+            _Count | None,
+            _Count | None,
+            tuple[_Count, _Count, _Count | None, _Count, _Count | None, _Count, _Count] | None,
+            _Count,
+        ],
         _Problems,
     ],
 }
@@ -123,10 +130,11 @@ def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
             findings, blockers, e, open_blockers = v
             evolution = None
             if e is not None:
-                n, o, r, nb, rb = e
+                n, o, r, nb, rb, p, pb = e
                 evolution = Evolution(
-                    new=n, open=o, resolved=r, new_blockers=nb, resolved_blockers=rb
-                )
+                    new=n, open=o, resolved=r, new_blockers=nb, resolved_blockers=rb, pending=p,
+                    pending_blockers=pb,
+                )  # fmt: skip
             v = Tally(
                 findings=findings, blockers=blockers, evolution=evolution,
                 open_blockers=open_blockers,

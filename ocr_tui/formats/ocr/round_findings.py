@@ -4,7 +4,11 @@ share. Blocking IO: call it from a worker thread in async code.
 
 Source per round, best first: a valid `round-meta.json` with findings; else the round's
 `ocr.db` rows; else the reviewer markdown files. `final.md` enriches whichever was chosen. A
-round with none of final.md, round-meta.json and rows makes a `critical` finding a blocker.
+`critical` finding is a blocker (`findings.critical_blockers`: OCR's dashboard's rule).
+
+A round whose findings are not all in yet (`RoundFiles.is_complete`: no synthesis, and OCR has
+not recorded it as done) resolves nothing: the round before's findings it has not raised again
+are `pending`, not `resolved`.
 """
 
 from __future__ import annotations
@@ -12,36 +16,52 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import msgspec
 
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles
+from ocr_tui.core.view import Counts
+from ocr_tui.formats.ocr.files import RoundFiles, SessionFiles, synthesis
 from ocr_tui.formats.ocr.final_items import parse_final_items
-from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.finding import Finding, is_own
 from ocr_tui.formats.ocr.findings import apply_final, critical_blockers, evolve, merge, sort_key
-from ocr_tui.formats.ocr.findings_db import load_findings
+from ocr_tui.formats.ocr.findings_db import load_store
 from ocr_tui.formats.ocr.findings_md import parse_reviewer_findings
 from ocr_tui.formats.ocr.findings_meta import findings_from_meta
 from ocr_tui.formats.ocr.fs import read_markdown, read_session
 
 
 class RoundFindings:
-    """One round's findings (sorted: severity, then file; resolved ones of the round before
-    last) and where they were read from."""
+    """One round's findings (sorted: severity, then file; the round before's resolved or
+    pending ones last) and where they were read from; whether the round is complete (its
+    findings all in: `RoundFiles.is_complete`), whether any of its findings' sources is in yet
+    (a reviewer file, round-meta.json, ocr.db rows, final.md), and the synthesis' own counts."""
 
-    def __init__(self, number: int, findings: list[Finding], source: str, problems: list[str]):
+    def __init__(
+        self,
+        number: int,
+        findings: list[Finding],
+        source: str,
+        problems: list[str],
+        *,
+        complete: bool = True,
+        started: bool = True,
+        counts: Counts | None = None,
+    ):
         self.number = number
         self.findings = findings
         self.source = source  # "round-meta.json" | "ocr.db" | "markdown"
         self.problems = problems
+        self.complete = complete
+        self.started = started
+        self.counts = counts
 
     @property
     def current(self) -> list[Finding]:
-        """The round's own findings (not the previous round's resolved ones)."""
-        return [f for f in self.findings if f.evolution != "resolved"]
+        """The round's own findings (not the round before's resolved or pending ones)."""
+        return [f for f in self.findings if is_own(f)]
 
 
 def with_triage(findings: list[Finding], rows: list[Finding]) -> list[Finding]:
@@ -79,9 +99,7 @@ def round_findings(
         text = read_markdown(session / rel, rel, problems)
         if text is not None:
             chosen = apply_final(chosen, parse_final_items(text, rel), rel)
-    elif source == "markdown":
-        chosen = critical_blockers(chosen)
-    return chosen, source, problems
+    return critical_blockers(chosen), source, problems
 
 
 # The findings of the last rounds read (merged, enriched, not evolved), by what they were read
@@ -135,25 +153,37 @@ def forget_kept() -> None:
 
 
 def session_findings(
-    files: SessionFiles, db_rows: Mapping[int, list[Finding]] | None = None
+    files: SessionFiles,
+    db_rows: Mapping[int, list[Finding]] | None = None,
+    done: Collection[int] = (),
 ) -> list[RoundFindings]:
     """Every round of a session, in order, each evolved against the round numbered one less
     (none for round 1, or when that round is missing). Two directories with one number
-    (`round-01` beside `round-1`): the first, the one the session's counts mean."""
+    (`round-01` beside `round-1`): the first, the one the session's counts mean. `done`: the
+    rounds OCR's store records as completed (round_completed events)."""
     out: list[RoundFindings] = []
     by_number: dict[int, RoundFindings] = {}
     for rnd in files.rounds:
         if rnd.number in by_number:
             continue
-        found, source, problems = kept_round_findings(
-            files.path, rnd, (db_rows or {}).get(rnd.number)
-        )
+        rows = (db_rows or {}).get(rnd.number)
+        found, source, problems = kept_round_findings(files.path, rnd, rows)
         previous = by_number.get(rnd.number - 1)
-        evolved = evolve(found, previous.current if previous else None)
-        rf = RoundFindings(rnd.number, sorted(evolved, key=sort_key), source, problems)
+        complete = rnd.is_complete(done)
+        evolved = evolve(found, previous.current if previous else None, complete=complete)
+        rf = RoundFindings(
+            rnd.number, sorted(evolved, key=sort_key), source, problems,
+            complete=complete, started=has_input(rnd, rows), counts=synthesis(rnd)[1],
+        )  # fmt: skip
         by_number[rnd.number] = rf
         out.append(rf)
     return out
+
+
+def has_input(rnd: RoundFiles, rows: list[Finding] | None) -> bool:
+    """Is anything a round's findings are read from in yet: a reviewer file, round-meta.json,
+    final.md, ocr.db rows? (Before that, its findings are not known, not none.)"""
+    return bool(rnd.reviewers or rows or rnd.meta is not None or "final.md" in rnd.files)
 
 
 def read_findings(
@@ -171,9 +201,12 @@ def read_findings(
 def read_with_store(
     session: Path, db_path: Path | None, session_id: str
 ) -> tuple[list[RoundFindings], str | None]:
-    """The session's rounds (`session_findings`), with its rows (and triage) from the ocr.db
-    at `db_path`, if any; and what was wrong with that store, if anything. Each round carries
-    its own problems."""
-    rows, problem = load_findings(db_path, session_id) if db_path is not None else ({}, None)
+    """The session's rounds (`session_findings`), with its rows (and triage) and the rounds
+    it records as completed from the ocr.db at `db_path`, if any; and what was wrong with that
+    store, if anything. Each round carries its own problems."""
+    if db_path is None:
+        rows, done, problem = {}, frozenset(), None
+    else:
+        rows, done, problem = load_store(db_path, session_id)
     files = read_session(session, read_state_json=False)
-    return session_findings(files, rows or None), problem
+    return session_findings(files, rows or None, done), problem

@@ -20,7 +20,7 @@ from ocr_tui.formats.ocr import fs as ocr_fs
 from ocr_tui.formats.ocr import parse_cache
 from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot, load_db
 from ocr_tui.formats.ocr.db_findings import read_all_findings
-from ocr_tui.formats.ocr.derive import derive_session, heartbeat_due
+from ocr_tui.formats.ocr.derive import completed_rounds, derive_session, heartbeat_due
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
 from ocr_tui.formats.ocr.tally import tally_rounds
@@ -138,7 +138,7 @@ class OcrSource(Source):
         with ocr_fs.keep_texts():  # what read_session reads, the findings model reads too
             files = read_session(path, read_state_json=row is None)
             try:  # the rows `ocr-tui findings` reads for this session (by its id, as it asks)
-                tally_rounds(files, self.db.findings.get(key))
+                tally_rounds(files, self.db.findings.get(key), completed_rounds(row))
             except Exception as exc:  # a bug in the findings model: not the session's view
                 problems.append(f"its findings could not be counted: {short(exc)}")
         state = row

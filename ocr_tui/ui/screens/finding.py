@@ -309,7 +309,9 @@ def meta_content(f: Finding) -> Content:
         facts += [" · ", ("blocker", "bold $error")]
     if f.category and f.category != "blocker":
         facts += [" · ", f.category.replace("_", " ")]
-    if f.evolution:
+    if f.evolution == "pending":  # of the round before; this round has no synthesis yet
+        facts += [" · ", ("pending: not re-reviewed yet", muted)]
+    elif f.evolution:
         facts += [" · ", (f.evolution, "bold" if f.evolution == "new" else "")]
     if f.triage:
         facts += [" · ", ("triage: ", muted), safe_line(f.triage)]

@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.finding import Finding, is_own
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
@@ -95,7 +95,8 @@ class FindingsScreen(RoundReaderScreen):
         Binding(
             "s", "cycle_sort", "Sort", id="findings.sort",
             tooltip="Next column: severity → blocker → evolution → title → file → reviewers "
-            "(→ triage); resolved findings stay last",
+            "(→ triage); the round before's resolved and pending findings stay last (unless"
+            " sorted by evolution)",
         ),
         Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
         Binding("e", "edit", "Editor", id="findings.edit"),
@@ -239,15 +240,18 @@ class FindingsScreen(RoundReaderScreen):
         return self.query_state.apply(self.findings or [])
 
     def count_text(self) -> str:
-        """`3 of 5 findings · severity ≥ high · by file` (+ the previous round's resolved)."""
+        """`3 of 5 findings · severity ≥ high · by file` (+ the round before's resolved or
+        pending ones, said as such)."""
         findings = self.findings or []
         shown = self.shown
-        current = [f for f in findings if f.evolution != "resolved"]
-        n = sum(1 for f in shown if f.evolution != "resolved")
+        current = [f for f in findings if is_own(f)]
+        n = sum(1 for f in shown if is_own(f))
         text = f"{n} of {len(current)} finding{'' if len(current) == 1 else 's'}"
-        resolved = len(findings) - len(current)
-        if resolved:
-            text += f" (+{len(shown) - n} of {resolved} resolved)"
+        for word, said in (("resolved", "resolved"), ("pending", "pending")):
+            carried = sum(1 for f in findings if f.evolution == word)
+            if carried:
+                kept = sum(1 for f in shown if f.evolution == word)
+                text += f" (+{kept} of {carried} {said})"
         text += f" · {self.query_state.label()} · {self.query_state.sort_label()}"
         if self.source:
             text += f" · from {self.source}"

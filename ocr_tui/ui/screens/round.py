@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
+from ocr_tui.core import rounds
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import router
@@ -203,8 +204,9 @@ class RoundScreen(DrilldownScreen):
         state = ROUND_STATES[round_state(rnd.complete, view)]
         n = len(rnd.reviewers)
         parts += [sep, state, sep, f"{n} reviewer{'s' if n != 1 else ''}", sep]
-        parts += [f"{rnd.findings} finding{'s' if rnd.findings != 1 else ''}"]
-        if rnd.reviewer_findings != rnd.findings:  # merged: one finding, several reviewers
+        live = current is not None and current.path == rnd.path and view.running
+        parts += [rounds.findings_words(rnd, live=live)]
+        if rnd.findings is not None and rnd.reviewer_findings != rnd.findings:  # merged
             parts += [(f" (reviewers reported {rnd.reviewer_findings})", "$foreground-muted")]
         parts += [sep]
         parts += ["with discourse" if rnd.discourse else ("no discourse yet", "$foreground-muted")]
@@ -338,10 +340,11 @@ def verdict_content(rnd: Round | None, kind: str, *, stopped: bool = False) -> C
     parts: list = list(head)
     if rnd.counts is not None:
         c = rnd.counts
+        blockers = rnd.blockers or 0  # never fewer than the synthesis names
         parts += [
             "   ",
-            (str(c.blockers), "bold"),
-            " blocker" + ("" if c.blockers == 1 else "s") + " · ",
+            (str(blockers), "bold"),
+            " blocker" + ("" if blockers == 1 else "s") + " · ",
             (str(c.should_fix), "bold"),
             " should fix · ",
             (str(c.suggestions), "bold"),

@@ -22,6 +22,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ocr_tui.core import rounds
 from ocr_tui.core.cells import pad
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.states import CURRENT, TO_COME
@@ -123,6 +124,7 @@ def unit_state(complete: bool, current: bool, view: SessionView) -> tuple[str, s
 
 def _round_line(rnd: Round, view: SessionView) -> list[Content]:
     current = view.current is not None and rnd.path == view.current.path
+    found = rounds.findings_words(rnd, live=current and view.running)  # still coming in?
     mark, mark_style, state = unit_state(rnd.complete, current, view)
     status = fmt.safe(rnd.verdict, 24) if rnd.verdict else state
     twin = fmt.twin_name(view.rounds, rnd)  # round-01 beside round-1: which one this is
@@ -134,7 +136,7 @@ def _round_line(rnd: Round, view: SessionView) -> list[Content]:
         (status, tone_style(rnd.verdict)),
         # the round's distinct findings, as the list's Find column and `findings` count them
         (
-            f" · {plural(len(rnd.reviewers), 'reviewer')} · {plural(rnd.findings, 'finding')}",
+            f" · {plural(len(rnd.reviewers), 'reviewer')} · {found}",
             MUTED,
         ),
     )
@@ -144,7 +146,7 @@ def _round_line(rnd: Round, view: SessionView) -> list[Content]:
         out.append(
             Content.assemble(
                 "   ",
-                (plural(c.blockers, "blocker"), "$text-error" if c.blockers else MUTED),
+                (rounds.blockers_words(rnd), "$text-error" if rnd.blockers else MUTED),
                 (" · ", MUTED),
                 (f"{c.should_fix} should fix", "$text-warning" if c.should_fix else MUTED),
                 (" · ", MUTED),
