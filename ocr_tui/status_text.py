@@ -22,7 +22,7 @@ from rich.cells import cell_len
 from ocr_tui.core import display, rounds
 from ocr_tui.core.cells import clip_end, clip_words, take
 from ocr_tui.core.cells import elide_middle as _elide_middle
-from ocr_tui.core.states import glyph, session_state
+from ocr_tui.core.states import agent_stale, glyph, session_state
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import zone_name
 from ocr_tui.core.view import Round, SessionView
@@ -96,6 +96,8 @@ def status_cell(v: SessionView) -> str:
     status and what qualifies it."""
     words = safe_line(v.status)
     words += " stalled" if v.stalled else ""
+    # one phrase, as `waiting on you`: the state that makes the glyph `!`
+    words += f" agent{NBSP}stale" if v.status != "closed" and agent_stale(v) else ""
     # one phrase: a narrow column drops it whole, never to `waiting on` (`clip_words`)
     words += f" waiting{NBSP}on{NBSP}you" if v.waiting else ""
     return f"{glyph(session_state(v))} {words}"
@@ -108,10 +110,10 @@ BLANK = "—"  # "not known (yet)", as on every screen
 
 
 def _verdict(v: SessionView, cur: Round | None) -> str:
-    """The round's verdict; a map session's map run's files (the list's Verdict cell)."""
-    if cur is not None:
-        return safe_line(cur.verdict) if cur.verdict else BLANK
-    return display.map_run_text(v) or BLANK
+    """The round's verdict (the list's Verdict cell); a map run has none."""
+    if cur is not None and cur.verdict:
+        return safe_line(cur.verdict)
+    return BLANK
 
 
 def row(v: SessionView, now: datetime) -> dict[str, str]:

@@ -338,7 +338,7 @@ COLUMNS: tuple[Spec, ...] = (
         "ocr",
         grow=8,
         whole=True,
-        tip="the round's verdict; a map run's files",
+        tip="the review round's verdict",
     ),  # fmt: skip
     Spec(
         "agents",

@@ -36,9 +36,10 @@ class ReviewRow:
     suggestions: int | None
     open_blockers: int
     triage: str | None  # raw `user_round_progress.status`
-    at: str | None  # when the round completed (its round_completed event), else last activity
+    at: str | None  # when the round ended (`Round.ended_at`), else its last activity or start
     running: bool  # the session runs and this is its current round
     project: str = ""  # with several projects: the session's (`session_id` starts with it)
+    approximate: bool = False  # `at` is a file's time, not one a store recorded
 
     @property
     def own_id(self) -> str:
@@ -77,10 +78,12 @@ class Summary:
 
 
 def _completed_at(view: SessionView, rnd: Round) -> str | None:
-    done = [
-        e.at for e in view.events if e.type == "round_completed" and e.round == rnd.number and e.at
-    ]
-    return done[-1] if done else view.last_activity
+    """When the round ended (`Round.ended_at`: its round_completed event, else its synthesis'
+    file time); a round not ended: the session's last activity while it runs, else its start."""
+    if rnd.ended_at:
+        return rnd.ended_at
+    live = view.running and rnd.number == view.current_round
+    return view.last_activity if live else rnd.started_at or view.last_activity
 
 
 def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
@@ -102,6 +105,7 @@ def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
                     open_blockers=rnd.open_blockers,
                     triage=rnd.triage,
                     at=_completed_at(v, rnd),
+                    approximate=rnd.approximate and rnd.ended_at is not None,
                     running=v.running and rnd.number == v.current_round and not rnd.complete,
                     project=v.project or "",
                 )

@@ -15,7 +15,10 @@ STATES: dict[str, tuple[str, str]] = {
     "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
     "input": ("◆", "waiting on you: an approval gate needs a person"),
     "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
-    "alert": ("!", "needs attention: interrupted, an error, stale... (see the detail pane)"),
+    "alert": (
+        "!",
+        "needs attention: interrupted, an error, an agent gone stale... (see the detail pane)",
+    ),
     "running": ("●", "running: the review or map is in progress"),
     "waiting": ("◐", "finished, not closed: the work is done, the session is still open"),
     "closed": ("✓", "closed"),
@@ -36,11 +39,20 @@ def session_state(view: SessionView) -> str:
         return "stalled"
     if view.alerts:
         return "alert"  # attention outranks closed: an interrupted session is not done
+    if view.status != "closed" and agent_stale(view):
+        return "alert"  # an agent command's heartbeat stopped, or its process is gone
     if view.status == "closed":
         return "closed"
     if view.complete:
         return "waiting"
     return "running"
+
+
+def agent_stale(view: SessionView) -> bool:
+    """An agent command of the session has gone quiet (no heartbeat for a minute, or its
+    process gone): OCR's "stale", said by the glyph (`!`) and the Status words at every width,
+    not only by the Agents column, the first to give way."""
+    return any(a.stale for a in view.agents)
 
 
 def glyph(state: str) -> str:

@@ -76,6 +76,11 @@ class Round(msgspec.Struct, kw_only=True):
     # The user's triage of the round in OCR's dashboard (`user_round_progress.status`, raw:
     # needs_review, in_progress, changes_made, acknowledged, dismissed), or None: no row.
     triage: str | None = None
+    # When it started and ended (None: not known, or not ended yet); `approximate` when
+    # either comes from file times rather than a store (`formats/ocr/unit_times.py`).
+    started_at: str | None = None
+    ended_at: str | None = None
+    approximate: bool = False
 
     @property
     def reviewer_findings(self) -> int:
@@ -101,6 +106,9 @@ class MapRun(msgspec.Struct, kw_only=True):
     path: str
     documents: list[str] = []  # relative to the session directory
     sections: list[MapSection] = []
+    started_at: str | None = None  # as a Round's
+    ended_at: str | None = None
+    approximate: bool = False
 
 
 class Elapsed(msgspec.Struct, kw_only=True):

@@ -230,6 +230,19 @@ def ticking_duration(seconds: int | None) -> str:
     return f"{m}m {s:02d}s" if m else f"{s}s"
 
 
+def timeline_unit(view: SessionView) -> str:
+    """Whose phases an OCR session's timeline shows when it has had more than one round or
+    map run: its current one, as the list's Rnd column says it (`R2`; `M1` after a review);
+    "" otherwise."""
+    if view.framework != "ocr":
+        return ""
+    if view.workflow == "map":
+        several = view.current_map_run and (len(view.map_runs) > 1 or view.rounds)
+    else:
+        several = view.current_round and len(first_of_each_number(view.rounds)) > 1
+    return display.round_text(view) if several else ""
+
+
 def first_of_each_number(rounds: Sequence[Round]) -> list[Round]:
     """One round per number: the first directory (`round-1` before `round-01`), the one the
     next round's evolution is counted against."""
@@ -396,9 +409,17 @@ def idle_seconds(view: SessionView, now: datetime) -> int | None:
 
 def stall_text(view: SessionView, now: datetime, limit: float | None) -> str:
     """`no activity for 36m (limit 30m)`: how long a stalled session has been quiet, against
-    `--stall-after` (`limit`, seconds; None: not known)."""
+    `--stall-after` (`limit`, seconds; None: not known). In whole minutes, as the Activity
+    column and the detail pane's `(1m ago)` count them (`display.coarse_duration`; `under a
+    minute` before the first): the same length on every screen, whichever repaints by the
+    second or by the minute."""
     idle = idle_seconds(view, now)
-    text = "no activity" if idle is None else f"no activity for {human_duration(idle)}"
+    if idle is None:
+        text = "no activity"
+    elif idle < 60:
+        text = "no activity for under a minute"
+    else:
+        text = f"no activity for {display.coarse_duration(idle)}"
     return text + (f" (limit {human_duration(limit)})" if limit else "")
 
 

@@ -144,12 +144,6 @@ def phase_label_width(cell: Cell) -> int:
     return cell_width(cell[BAR_PARTS:])
 
 
-def map_run_cell(view: SessionView) -> Cell:
-    """A map session's map run in the Verdict column: `12 files` (muted), else `—`."""
-    text = display.map_run_text(view)
-    return ((text, "muted"),) if text else DASH
-
-
 def phase_cell(view: SessionView) -> Cell:
     """The bar and the fraction give the place among the phases (the same in every format);
     the label the phase's name, without a place it starts with (iDumb's free text)."""
@@ -183,9 +177,8 @@ def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
         "reviewers": ((str(len(current.reviewers)), ""),) if current else DASH,
         # a round's distinct findings, as `findings` and the round's screen count them
         "findings": ((rounds.findings_text(current), ""),) if current else DASH,
-        "verdict": map_run_cell(view)
-        if display.is_map(view)
-        else verdict_cell(current.verdict if current else None),
+        # a map run has no verdict (its files are the detail pane's and --oneline's)
+        "verdict": verdict_cell(current.verdict if current else None),
         "agents": agents_cell(view),
         "needs": needs_cell(view),
         "started": ((started_text(view, now), "muted"),),

@@ -171,6 +171,8 @@ def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool
     elif not row.triage:
         triage.stylize(muted)
     at = fmt.when(row.at, now, "ago" if compact else "cell") or "—"
+    if row.approximate and row.at:  # from a file's time: `~`, as the phases' guessed times
+        at = f"~{at}"
     return [
         Text(session_text(row)),
         Text(f"R{row.number}"),

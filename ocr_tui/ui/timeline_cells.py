@@ -165,12 +165,15 @@ def left_width(view: SessionView, now: datetime | None = None, limit: int | None
 
 
 def timeline_title(view: SessionView, now: datetime, room: int | None = None) -> str:
-    """The pane's title: `Phases` and, when times are shown, their day and zone."""
+    """The pane's title: `Phases`, whose they are when the session has had more than one
+    round or map run (`of round 2`: the times are the current round's), and, when times are
+    shown, their day and zone."""
+    head = f"Phases of {unit}" if (unit := fmt.timeline_unit(view)) else "Phases"
     if not any(s.at for s in view.timeline) or not timeline_fit(view, now, room)[0]:
-        return "Phases · took" if any(s.at or s.seconds for s in view.timeline) else "Phases"
+        return f"{head} · took" if any(s.at or s.seconds for s in view.timeline) else head
     day = fmt.day_text(one_day(view), now)
     on = f" {day}" if day else ""
-    return f"Phases · entered{on} ({fmt.zone_name(now)}) · took"
+    return f"{head} · entered{on} ({fmt.zone_name(now)}) · took"
 
 
 def timeline_content(view: SessionView, now: datetime, room: int | None = None) -> Content:

@@ -111,7 +111,8 @@ def test_rounds_carry_findings_blockers_and_evolution_after_the_reviewers(tree, 
     s.round(2, reviewers={"principal-1": review(finding(1, "Race in watcher", "Low", "w.py:3"))})
     r1, r2 = status(capsys, tree.root)["sessions"][0]["rounds"]
     keys = ["number", "complete", "discourse", "verdict", "counts", "reviewers", "findings",
-            "blockers", "evolution", "path", "open_blockers", "triage"]  # fmt: skip
+            "blockers", "evolution", "path", "open_blockers", "triage", "started_at",
+            "ended_at", "approximate"]  # fmt: skip
     assert list(r1) == list(r2) == keys
     # Three reviewer findings, two distinct; no final.md: the critical one blocks.
     assert (r1["findings"], r1["blockers"], r1["evolution"]) == (2, 1, None)

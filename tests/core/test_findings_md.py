@@ -65,7 +65,7 @@ def test_template_shape():
     text = reviewer_md("High", "Low", None)
     found = parse(text)
     assert [f.title for f in found] == ["Problem number 1", "Problem number 2", "Problem number 3"]
-    assert [f.severity for f in found] == ["high", "low", None]
+    assert [f.severity for f in found] == ["high", "low", "info"]  # none given: info
     for f in found:
         assert f.location == Location(file="src/app.py", line_start=10, line_end=12)
         assert f.reviewers == ["principal-1"]
@@ -303,7 +303,7 @@ def test_location_in_fence_or_comment_is_not_read():
 
 def test_missing_severity_and_location():
     f = one("### Finding 1: Bare\n\nJust prose.\n")
-    assert f.severity is None
+    assert f.severity == "info"  # as OCR's dashboard and `status`' severity counts read it
     assert f.location == Location()
     assert f.id == finding_id("Bare", None)
     assert f.text == "### Finding 1: Bare\n\nJust prose."
@@ -316,8 +316,8 @@ def test_missing_severity_and_location():
         ("**Severity:** critical", "critical"),
         ("Severity: 🔴 **High**", "high"),
         ("- Severity: **Medium**", "medium"),
-        ("Severity: Blocker", None),  # not one of the five
-        ("Severity of this depends on load.", None),  # prose
+        ("Severity: Blocker", "info"),  # not one of the five: info, as OCR reads it
+        ("Severity of this depends on load.", "info"),  # prose: no severity given
     ],
 )
 def test_severity_forms(line, expected):
@@ -327,7 +327,7 @@ def test_severity_forms(line, expected):
 def test_first_severity_line_wins():
     assert one("### Finding 1: x\n- Severity: Low\n- Severity: Critical\n").severity == "low"
     # An unknown word on a `Severity:` line is the first severity line: it is not overridden.
-    assert one("### Finding 1: x\n- Severity: Blocker\n- Severity: Critical\n").severity is None
+    assert one("### Finding 1: x\n- Severity: Blocker\n- Severity: Critical\n").severity == "info"
 
 
 def test_empty_and_garbage():
@@ -349,7 +349,7 @@ def test_sections_nesting_and_ends():
     a, b = parse(text)
     assert (a.title, a.severity, a.line) == ("first", "high", 3)
     assert a.text == "### Finding 1: first\n\n#### Details\n\n- **Severity**: High"
-    assert (b.title, b.severity, b.line, b.text) == ("second", None, 9, "### Finding 2: second")
+    assert (b.title, b.severity, b.line, b.text) == ("second", "info", 9, "### Finding 2: second")
     agrees(text)
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import msgspec
+
 from ocr_tui.formats.ocr.finding import Finding, Location, finding_id
 from ocr_tui.formats.ocr.findings import (
     apply_final,
@@ -134,3 +136,18 @@ def test_similarity_is_bounded_on_huge_titles():
     start = time.process_time()
     assert not similar(a, b)
     assert time.process_time() - start < 0.5
+
+
+def test_a_merged_finding_says_who_rated_it_what_when_they_differ():
+    """The detail's top read `low` while the body (one reviewer's words) said `Severity: Info`
+    (issue 24, item 9): the merge keeps each reviewer's rating."""
+    from ocr_tui.formats.ocr.findings import differing_ratings
+
+    a = msgspec.structs.replace(f("Leak", "a.py", by="quality-1"), severity="info")
+    b = msgspec.structs.replace(f("Leak", "a.py", by="principal-1"), severity="low")
+    (one,) = merge([[a], [b]])
+    assert one.severity == "low"
+    assert differing_ratings(one) == {"quality-1": "info", "principal-1": "low"}
+    c = msgspec.structs.replace(f("Leak", "a.py", by="testing-1"), severity="low")
+    (same,) = merge([[b], [c]])
+    assert differing_ratings(same) == {}

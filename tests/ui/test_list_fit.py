@@ -218,7 +218,8 @@ async def test_ocr_sessions_at_each_width(home, size) -> None:
         # the map session: its map run, not round 2's reviewers, findings and verdict
         cells = {key: table.get_cell("2026-03-06-feat-billing-webhooks", key).plain
                  for key in ("round", "reviewers", "findings", "verdict")}  # fmt: skip
-        assert cells == {"round": "M1", "reviewers": "—", "findings": "—", "verdict": "3 files"}
+        # (a map run has no verdict: its files are the detail pane's, not the Verdict column's)
+        assert cells == {"round": "M1", "reviewers": "—", "findings": "—", "verdict": "—"}
         assert "APPROVE" not in text
 
 
@@ -252,12 +253,14 @@ def plain(cell) -> str:
 def test_a_map_row_says_its_map_run_not_the_review_round() -> None:
     cells = {k: plain(c) for k, c in row_cells(map_view(), T).items()}
     assert (cells["round"], cells["reviewers"], cells["findings"]) == ("M1", "—", "—")
-    assert cells["verdict"] == "—"  # the run's files not known yet
+    assert cells["verdict"] == "—"
+    # A map run has no verdict: the Verdict column held its file count (issue 24, item 8).
     runs = [MapRun(number=1, complete=True, files=12, path="m1")]
-    assert plain(row_cells(map_view(map_runs=runs), T)["verdict"]) == "12 files"
+    assert plain(row_cells(map_view(map_runs=runs), T)["verdict"]) == "—"
+    assert display.map_run_text(map_view(map_runs=runs)) == "12 files"  # the detail's words
     sections = [MapSection(number=n, title="s", files=n) for n in (1, 2, 3)]
     runs = [MapRun(number=1, complete=False, files=None, path="m1", sections=sections)]
-    assert plain(row_cells(map_view(map_runs=runs), T)["verdict"]) == "6 files"
+    assert display.map_run_text(map_view(map_runs=runs)) == "6 files"
     # a map session before its first run: no unit yet, never the review round's `R2`
     assert plain(row_cells(map_view(current_map_run=None, map_runs=[]), T)["round"]) == "—"
     # a review session: its round, as before

@@ -138,7 +138,7 @@ async def test_the_session_screen_shows_timeline_agents_notes_and_triage(
         screen = await open_auth(pilot)
         # the timeline: entered (the clock: one day, named in the title), took, a bar
         pane = screen.query_one("#timeline-pane")
-        assert pane.border_title == "Phases · entered (UTC) · took"
+        assert pane.border_title == "Phases of R2 · entered (UTC) · took"  # whose times
         lines = rendered(app, "#timeline").splitlines()
         # round 2 (the current one) went from its start to the reviews: the phases between
         # were not entered in it, and say nothing

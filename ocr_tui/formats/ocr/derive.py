@@ -31,6 +31,7 @@ from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles, synthe
 from ocr_tui.formats.ocr.map_sections import RunMap, with_progress
 from ocr_tui.formats.ocr.markdown import reviewer_label
 from ocr_tui.formats.ocr.model import StoredState
+from ocr_tui.formats.ocr.unit_times import Span, round_span, run_span
 
 _DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
 _STATUSES = ("active", "closed")
@@ -160,8 +161,18 @@ def derive_session(
     # --- rounds and runs (the filesystem is the truth) ---
     triage = dict(state.round_triage) if state else {}
     done = completed_rounds(state)
-    rounds = [_round_view(rf, triage.get(rf.number), done) for rf in files.rounds]
     highest_round = files.rounds[-1].number if files.rounds else None
+    first_of = {}
+    for rf in files.rounds:
+        first_of.setdefault(rf.number, rf)
+    rounds = [
+        _round_view(
+            rf, triage.get(rf.number), done,
+            round_span(rf, first_of.get(rf.number - 1), state, rf.is_complete(done),
+                       rf.number == highest_round),
+        )
+        for rf in files.rounds
+    ]  # fmt: skip
     state_round = _positive(state.current_round) if state else None
     if highest_round is not None:
         current_round = highest_round
@@ -178,18 +189,30 @@ def derive_session(
 
     stored_maps = dict(state.map_runs) if state else {}
     mapped = completed_rounds(state, "map_completed")  # the `round` column holds the run
-    runs = [
-        MapRun(
-            number=r.number,
-            # map.md, or what `ocr state map-complete` writes: map-meta.json and an event
-            complete="map.md" in r.files or "map-meta.json" in r.files or r.number in mapped,
-            files=r.topology_files,
-            path=r.rel,
-            documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
-            sections=_sections(run_map(r.sections, stored_maps.get(r.number))),
+    runs: list[MapRun] = []
+    before_end: datetime | None = None
+    top_run = files.map_runs[-1].number if files.map_runs else None
+    for r in files.map_runs:
+        # map.md, or OCR records it as done (`ocr state map-complete`'s map_completed event)
+        run_done = "map.md" in r.files or r.number in mapped
+        begun, ended, guessed = run_span(
+            r, before_end, state, state.workflow_type if state else None, run_done,
+            r.number == top_run,
+        )  # fmt: skip
+        before_end = ended or before_end
+        runs.append(
+            MapRun(
+                number=r.number,
+                complete=run_done,
+                files=r.topology_files,
+                path=r.rel,
+                documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
+                sections=_sections(run_map(r.sections, stored_maps.get(r.number))),
+                started_at=fmt_ts(begun),
+                ended_at=fmt_ts(ended),
+                approximate=guessed,
+            )
         )
-        for r in files.map_runs
-    ]
     if files.map_runs:
         current_map_run = files.map_runs[-1].number
     elif workflow == ph.MAP:
@@ -240,10 +263,13 @@ def derive_session(
 
     since_raw: str | None = None
     since_field = "started_at"
+    run_start = runs[-1].started_at if runs and not runs[-1].approximate else None
     if state:
         round_start = state.round_start(current_round)
         if workflow == ph.MAP and state.map_started_at:
             since_raw, since_field = state.map_started_at, "map_started_at"
+        elif workflow == ph.MAP and run_start:  # ocr.db: its first map phase (item 5)
+            since_raw, since_field = run_start, "the map run's start"
         elif workflow == ph.REVIEW and round_start:
             since_raw, since_field = round_start, "round_started_at"
         else:
@@ -326,8 +352,9 @@ def completed_rounds(state: StoredState | None, kind: str = "round_completed") -
     return frozenset(e.round for e in state.events if e.type == kind and e.round and e.round > 0)
 
 
-def _round_view(rf: RoundFiles, triage: str | None, done: frozenset[int]) -> Round:
+def _round_view(rf: RoundFiles, triage: str | None, done: frozenset[int], span: Span) -> Round:
     verdict, counts = synthesis(rf)
+    begun, ended, guessed = span
     tally = rf.tally  # counted by `tally.tally_rounds` (IO) before the derivation
     return Round(
         number=rf.number,
@@ -351,6 +378,9 @@ def _round_view(rf: RoundFiles, triage: str | None, done: frozenset[int]) -> Rou
         evolution=tally.evolution if tally else None,
         path=rf.rel,
         triage=triage,
+        started_at=fmt_ts(begun),
+        ended_at=fmt_ts(ended),
+        approximate=guessed,
     )
 
 

@@ -54,6 +54,9 @@ class Finding(msgspec.Struct, kw_only=True):
     # before's, not raised again yet: the round is not complete); None in round 1.
     evolution: str | None = None
     triage: str | None = None  # ocr.db user_finding_progress.status, raw
+    # What each reviewer rated it, when it was merged from reports that named a severity
+    # (`severity` is the gravest): reviewer -> severity.
+    ratings: dict[str, str] = {}
 
 
 # The round before's findings a round lists after its own: gone (`resolved`), or not judged

@@ -104,6 +104,7 @@ def absorb(a: Finding, b: Finding) -> Finding:
         )
     return msgspec.structs.replace(
         a,
+        ratings=_ratings(b) | _ratings(a),
         severity=min((a.severity, b.severity), key=severity_rank),
         category=min((a.category, b.category), key=_category_rank),
         location=loc,
@@ -111,6 +112,19 @@ def absorb(a: Finding, b: Finding) -> Finding:
         blocker=a.blocker or b.blocker,
         text=a.text or b.text,
     )
+
+
+def _ratings(f: Finding) -> dict[str, str]:
+    """Who rated `f` what: its merged ratings, else its reviewers' one severity."""
+    if f.ratings:
+        return dict(f.ratings)
+    return {r.lstrip("@"): f.severity for r in f.reviewers if f.severity} if f.severity else {}
+
+
+def differing_ratings(f: Finding) -> dict[str, str]:
+    """Who rated a merged finding what, when the reviewers gave it different severities (its
+    `severity` is the gravest); {} when they agree."""
+    return dict(f.ratings) if len(set(f.ratings.values())) > 1 else {}
 
 
 def _category_rank(category: str | None) -> int:

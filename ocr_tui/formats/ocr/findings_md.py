@@ -7,7 +7,8 @@ level or higher (or to the next finding heading). So `len(parse_reviewer_finding
 parse_findings(t).total()` always: one scan serves both.
 
 From each section: the title (the heading without its `Finding N:` prefix and markup), the
-first Severity line (None when there is none or it names no known severity), and the location
+first Severity line (`info` when there is none or it names no known severity, as OCR's
+dashboard and the reviewers' severity counts have it), and the location
 from the field lines OCR's template and real reviewers write:
 
     - **Location**: `src/a.ts:L42-L50`        **Location**: src/a.ts:L85-87
@@ -76,7 +77,9 @@ def parse_reviewer_findings(text: str, rel: str, reviewer: str) -> list[Finding]
             Finding(
                 id=finding_id(title, location.file),
                 title=title,
-                severity=sec.severity if sec.severity in SEVERITIES else None,
+                # none, or not one of the five: info, as OCR's dashboard reads it and as the
+                # reviewers' severity counts (`parse_findings`) count it
+                severity=sec.severity if sec.severity in SEVERITIES else "info",
                 location=location,
                 reviewers=[reviewer],
                 source="markdown",

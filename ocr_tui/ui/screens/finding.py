@@ -27,7 +27,7 @@ from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.discourse import Response, responses_about
 from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.formats.ocr.findings import sort_key
+from ocr_tui.formats.ocr.findings import differing_ratings, sort_key
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
@@ -305,6 +305,9 @@ def meta_content(f: Finding) -> Content:
     muted = "$foreground-muted"
     sev = f.severity or "no severity"
     facts: list[tuple[str, str] | str] = [(sev, f"bold {SEVERITY_VAR.get(f.severity or '', '')}")]
+    if rated := differing_ratings(f):  # merged: the reviewers' own words may say another
+        said = ", ".join(f"{what} by {safe_line(who)}" for who, what in rated.items())
+        facts += [(f" (rated {said})", muted)]
     if f.blocker:
         facts += [" · ", ("blocker", "bold $error")]
     if f.category and f.category != "blocker":

@@ -25,7 +25,7 @@ from textual.widgets import Static
 from ocr_tui.core import rounds
 from ocr_tui.core.cells import pad
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
-from ocr_tui.core.states import CURRENT, TO_COME
+from ocr_tui.core.states import CURRENT, TO_COME, agent_stale
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import coarse_duration, session_seconds
@@ -340,6 +340,8 @@ def state_words(view: SessionView, state: str, now: datetime, stall_limit: float
     quiet, against `--stall-after` (`stalled: no activity for 36m (limit 30m)`)."""
     if state == "stalled":
         return f"stalled: {fmt.stall_text(view, now, stall_limit)}"
+    if state == "alert" and not view.alerts and agent_stale(view):
+        return "needs attention: an agent command went stale (see Running agents)"
     return STATE_WORDS[state]
 
 
@@ -495,7 +497,9 @@ class DetailPane(ScrollableContainer, can_focus=False):
             self._rounds_of = None
             return
         timed = bool(phase_times(view, now))
-        phases = zone_title("Phases", now) if timed else "Phases"
+        unit = fmt.timeline_unit(view)
+        head = f"Phases of {unit}" if unit else "Phases"
+        phases = zone_title(head, now) if timed else head
         set_border_title(self.query_one("#dp-phases"), phases)
         rounds = view.framework == "ocr"
         set_border_title(self.query_one("#dp-rounds"), "Rounds" if rounds else "Details")
@@ -524,7 +528,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
             probe = details_content(view, now)  # what the text is, at any width
             key = ("details", probe.plain, *probe.spans)
             self._set_laid(lambda width: details_content(view, now, width), key)
-        if by_minute:
+        if by_minute or view.stalled:  # a stall's length moves with the Activity line
             self._set("dp-info", info_content(view, now, self.stall_limit))
         width = self.query_one("#dp-clock").content_size.width
         self._set("dp-clock", clock_content(view, now, width or 36))
