@@ -151,3 +151,63 @@ def test_clean_title_and_hostile_markdown():
     run = from_markdown(text)
     assert run is not None and run.sections[0].files[0].path == "x"
     assert from_markdown("# nothing here\n") is None
+
+
+# --- every shape OCR's dashboard reads (issue 24) ----------------------------------------------
+
+
+def files_of(text: str) -> list[tuple[int, str, list[tuple]]]:
+    run = from_markdown(text)
+    assert run is not None, text
+    return [
+        (s.number, s.title, [(f.path, f.role, f.added, f.deleted) for f in s.files])
+        for s in run.sections
+    ]
+
+
+def test_a_checkbox_list_of_files_is_read():
+    text = (
+        "## File Review\n\n### Section 1: Entry\n\n"
+        "- [ ] `src/a.ts` — entry point\n- [x] `src/b.ts` — helper +12/-3\n"
+        "- not a file\n"
+    )
+    assert files_of(text) == [
+        (1, "Entry", [("src/a.ts", "entry point", None, None), ("src/b.ts", "helper", 12, 3)])
+    ]
+
+
+def test_table_rows_without_backticks_are_read():
+    text = (
+        "### Section 1: Core\n\n| File | Role | +/- |\n|---|---|---|\n"
+        "| src/a.ts | entry | +4/-2 |\n| src/b.ts | test | 10/0 |\n"
+    )
+    assert files_of(text) == [
+        (1, "Core", [("src/a.ts", "entry", 4, 2), ("src/b.ts", "test", 10, 0)])
+    ]
+
+
+def test_sections_without_a_number_take_their_place_as_ocr_numbers_them():
+    """OCR's dashboard counts every heading that is not one of its metadata headings; ocr.db's
+    reviewed marks use that numbering, so ocr-tui numbers them alike."""
+    text = (
+        "# Code Review Map\n\n## Executive Summary\n\nwords\n\n"
+        "## Authentication flow\n\n- [ ] `src/auth.ts` — login\n\n"
+        "## Notes without files\n\nprose\n\n"
+        "### Section 7: Numbered\n\n| [ ] | `src/x.ts` | x |\n\n"
+        "## Manual Verification\n\n- [ ] `not/a/section.ts` — no\n"
+    )
+    got = files_of(text)
+    assert [(n, t, len(f)) for n, t, f in got] == [
+        (1, "Authentication flow", 1),
+        (7, "Numbered", 1),
+    ]
+
+
+def test_a_map_md_of_these_shapes_counts_its_files_in_the_view(tree):
+    text = (
+        "### Section 1: A\n\n- [ ] `src/a.ts` — a\n\n### Section 2: B\n\n| src/b.ts | b | +1/-1 |\n"
+    )
+    map_session(tree, map_md=text)
+    view = tree.view(A)
+    (run,) = view.map_runs
+    assert [(s.number, s.files) for s in run.sections] == [(1, 1), (2, 1)]

@@ -170,42 +170,108 @@ def from_meta(meta: MapMeta) -> RunMap:
 _HEADING = re.compile(r"^(#{1,6})[ \t]+(.*)$")
 _SECTION = re.compile(r"^section[ \t]+(\d{1,6})\b", re.IGNORECASE)
 _PATH = re.compile(r"`([^`]+)`")
+# `- [ ] \`src/a.ts\` — entry point` (OCR's checkbox list form)
+_CHECKBOX = re.compile(r"^[-*+] ?\[[ xX]\] ?`([^`]+)`(.*)$")
+_CHANGE = re.compile(r"\+(\d{1,9}) ?/ ?-(\d{1,9})")
+_COUNT_CELL = re.compile(r"^\+?(\d{1,9}) ?/ ?-?(\d{1,9})$")
+_RULE_CELL = re.compile(r"^:?-{1,}:?$")
+# Headings that are not review sections (OCR's dashboard's `isMetaHeading`: a title that
+# starts with one of these, case-insensitive).
+_META_HEADINGS = (
+    "executive summary", "how to use this map", "smoke tests", "manual verification",
+    "unrelated changes", "file index", "requirements summary", "manual review suggestions",
+    "reviewer checklist", "map metadata", "key approaches", "assumptions made",
+    "critical path tests", "edge case tests", "error handling tests", "non-functional checks",
+    "test environment notes", "coverage matrix", "unaddressed requirements",
+    "questions for author", "questions & clarifications", "requirements coverage",
+    "critical review focus", "critical review points", "critical path", "edge cases",
+    "non-functional", "security-sensitive areas", "architectural decisions to verify",
+    "requirements verification points", "file review", "section dependencies", "sections",
+    "verification", "manual review", "completion",
+)  # fmt: skip
+
+
+def _table_file(line: str) -> MapFile | None:
+    """A table row's file, in the shapes OCR's dashboard reads: a backticked path in any cell
+    (`| [ ] | ``src/a.ts`` | source |`), else a bare path before its role and a `+N/-M`
+    count (`| src/a.ts | source | +4/-2 |`); the role is the cell after the path."""
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if all(_RULE_CELL.match(c) or not c for c in cells):
+        return None  # the header's rule
+    at = next((i for i, c in enumerate(cells) if _PATH.search(c)), None)
+    if at is not None:
+        m = _PATH.search(cells[at])
+        assert m
+        path = m.group(1).strip()
+    elif len(cells) >= 3 and cells[0] and " " not in cells[0] and _COUNT_CELL.match(cells[2]):
+        at, path = 0, cells[0]
+    else:
+        return None
+    if not path:
+        return None
+    rest = cells[at + 1 :]
+    role = next((c for c in rest if c and not _COUNT_CELL.match(c)), None)
+    change = next((m for c in rest if (m := _COUNT_CELL.match(c) or _CHANGE.search(c))), None)
+    added, deleted = (int(change.group(1)), int(change.group(2))) if change else (None, None)
+    return MapFile(path=path, role=role, added=added, deleted=deleted)
+
+
+def _checkbox_file(line: str) -> MapFile | None:
+    """`- [ ] ``src/a.ts`` — entry point +12/-3`: the file, its role, its change."""
+    m = _CHECKBOX.match(line)
+    if not m or not m.group(1).strip():
+        return None
+    role = m.group(2).strip().lstrip("—–-:").strip()
+    change = _CHANGE.search(role)
+    added, deleted = (int(change.group(1)), int(change.group(2))) if change else (None, None)
+    if change:
+        role = (role[: change.start()] + role[change.end() :]).strip(" ,;·()")
+    return MapFile(path=m.group(1).strip(), role=role or None, added=added, deleted=deleted)
 
 
 def from_markdown(text: str) -> RunMap | None:
-    """`### Section N: Title` headings (under `## File Review`, or anywhere) and the rows of
-    the table under each: a row's first backticked text is its file, the last cell its role.
+    """The review sections of a map.md, read as OCR's dashboard reads them (its map parser):
+    every `##` / `###` heading that is not one of its metadata headings (`Executive Summary`,
+    `File Review`, `Manual Verification`, ...) starts a section, numbered by its `Section N`
+    or else by its place among them (OCR's numbering, which ocr.db's reviewed marks use); its
+    files are the rows of its tables (`_table_file`) and its checkbox list items
+    (`_checkbox_file`). A heading with no file under it and no `Section N` is no section here.
     (The Done column's ticks are not read: what was reviewed comes from ocr.db alone, the
     record OCR's dashboard keeps, so every output counts it alike.)"""
     sections: list[MapSection] = []
-    current: tuple[int, str] | None = None
+    current: tuple[int, str, bool] | None = None  # (number, title, numbered)
     files: list[MapFile] = []
+    counter = 0
 
     def close() -> None:
-        if current is not None and len(sections) < MAX_SECTIONS:
+        if current is None or len(sections) >= MAX_SECTIONS:
+            return
+        if files or current[2]:
             sections.append(MapSection(number=current[0], title=current[1], files=tuple(files)))
 
     for raw in text.splitlines():
         line = raw.strip()
         h = _HEADING.match(line)
         if h:
+            level = len(h.group(1))
+            if level not in (2, 3):
+                continue
             title = h.group(2).strip().strip("#").strip()
-            m = _SECTION.match(title)
-            if m:
-                close()
-                current, files = (int(m.group(1)), clean_title(title) or title), []
-            elif current is not None and len(h.group(1)) <= 3:
-                close()
-                current, files = None, []
+            close()
+            current, files = None, []
+            bare = title.lower().lstrip("*_ ")
+            if bare.startswith(_META_HEADINGS):
+                continue
+            counter += 1
+            m = _SECTION.match(title.lstrip("*_ "))
+            number = int(m.group(1)) if m else counter
+            current = (number, clean_title(title.strip("*_ ")) or title, m is not None)
             continue
-        if current is None or not line.startswith("|") or len(files) >= MAX_FILES:
+        if current is None or len(files) >= MAX_FILES:
             continue
-        cells = [c.strip() for c in line.strip("|").split("|")]
-        path = next((m.group(1).strip() for c in cells if (m := _PATH.search(c))), None)
-        if not path:
-            continue
-        role = cells[-1] if len(cells) > 2 and not _PATH.search(cells[-1]) else None
-        files.append(MapFile(path=path, role=role or None))
+        found = _table_file(line) if line.startswith("|") else _checkbox_file(line)
+        if found is not None:
+            files.append(found)
     close()
     if not sections:
         return None
