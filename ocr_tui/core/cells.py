@@ -61,3 +61,26 @@ def elide_middle(text: str, width: int, *, head_max: int | None = None) -> str:
     head = take(text, head_cells)
     tail = take(text[::-1], width - 1 - cell_len(head))[::-1]
     return head + "…" + tail
+
+
+def elide_path(text: str, width: int) -> str:
+    """`text` (a location: `src/api/routes/users.py:195-213`) in `width` cells by dropping
+    whole directories from its middle: the file name and line stay whole, then the directories
+    nearest it, then those at its start (`…/api/routes/users.py:195-213`,
+    `src/…/notifications.py:265-270`). When even `…/` and the file name do not fit, its end is
+    kept (`…ers.py:195-213`)."""
+    if cell_len(text) <= width:
+        return text
+    dirs, sep, name = text.rpartition("/")
+    if not sep or cell_len(name) + 2 > width:
+        return elide_middle(text, width, head_max=0)
+    parts = dirs.split("/")
+    head, tail = "", "/" + name
+    lo, hi = 0, len(parts)
+    while lo < hi and cell_len(head + "…/" + parts[hi - 1] + tail) <= width:
+        hi -= 1
+        tail = "/" + parts[hi] + tail
+    while lo < hi and cell_len(head + parts[lo] + "/…" + tail) <= width:
+        head += parts[lo] + "/"
+        lo += 1
+    return head + "…" + tail

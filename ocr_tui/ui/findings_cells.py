@@ -20,7 +20,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from ocr_tui.core.cells import clip_end, elide_middle
+from ocr_tui.core.cells import clip_end, elide_path
 from ocr_tui.core.states import UNKNOWN
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr.finding import Finding, is_own
@@ -51,7 +51,6 @@ FLEX = ("title", "where", "reviewers")  # the columns that share the room left
 # these proportions (a column whose text fits in less gives the rest to the others).
 FLOOR = {"title": 12, "where": 12, "reviewers": 11}
 WEIGHT = {"title": 4, "where": 3, "reviewers": 2}
-WHERE_HEAD_FROM = 20  # a file:line cut in fewer cells keeps only its end
 REVIEWERS_STEP = 3  # short of room, the reviewers take up to this much more for a name
 GAP = 2  # DataTable's cell padding: one cell each side of every column
 
@@ -138,6 +137,11 @@ def plan(shown: Sequence[Finding], room: int, keys: Sequence[str]) -> Plan:
     used = max(label["reviewers"], _reviewers_width(shown, got["reviewers"]))
     if used != got["reviewers"]:  # the names took a little more, or less: the others share
         got = _share(left, {**need, "reviewers": used}, {**floor, "reviewers": used})
+    # A path loses whole directories (`elide_path`): the cells that leaves unused go back.
+    paths = max([label["where"], *(cell_len(elide_path(where(f), got["where"])) for f in shown)])
+    if paths < got["where"]:
+        fixed = {"reviewers": got["reviewers"], "where": paths}
+        got = _share(left, {**need, **fixed}, {**floor, **fixed})
     return Plan(True, got["title"], got["where"], got["reviewers"])
 
 
@@ -193,8 +197,8 @@ def finding_cells(f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[st
             cell = Text(clip_end(safe_line(f.title), layout.title), style=muted if resolved else "")
         elif key == "where":
             # narrow: the file's name and line, not the folder it starts with
-            head = None if layout.where >= WHERE_HEAD_FROM else 0
-            cell = Text(elide_middle(where(f), layout.where, head_max=head), style=muted)
+            # directories go from the middle; the file's name and line stay whole
+            cell = Text(elide_path(where(f), layout.where), style=muted)
         elif key == "reviewers":
             cell = Text(reviewers_text(f, layout.reviewers))
         else:  # triage

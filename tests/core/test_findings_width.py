@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from rich.cells import cell_len
 
-from ocr_tui.findings_cli import elide_path
+from ocr_tui.core.cells import elide_path
 
 from .test_findings_cli import EVIL, finding, put, run
 

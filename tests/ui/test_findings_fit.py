@@ -91,7 +91,11 @@ def check_fit(screen: FindingsScreen) -> None:
         names = t.get_cell(row, "reviewers").plain
         problems += [f"reviewers {names!r}: `+N` says new findings"] if "+" in names else []
         cut |= {"title"} if t.get_cell(row, "title").plain != f.title else set()
-        cut |= {"where"} if t.get_cell(row, "where").plain != f.location.text() else set()
+        place = t.get_cell(row, "where").plain
+        cut |= {"where"} if place != f.location.text() else set()
+        name = f.location.text().rpartition("/")[2]  # the file's name and line: never cut
+        if place != f.location.text() and len(name) + 2 <= len(place):
+            problems += [] if place.endswith("/" + name) else [f"path {place!r} cut in {name!r}"]
         whole = ", ".join(f.reviewers)  # a count in less room than them all is no cut
         fits = len(whole) <= t.columns[ColumnKey("reviewers")].content_width + max(spare, 0)
         cut |= {"reviewers"} if names != whole and fits else set()
