@@ -55,7 +55,8 @@ GATE_EPILOG = """\
 A blocker is a critical finding, as OCR's web dashboard counts them (its reviewer
 parser: isBlocker = severity === 'critical'), or one the synthesis names (final.md's
 Blockers, round-meta.json's category blocker, ocr.db's is_blocker); never fewer than
-the synthesis counts. The round before's resolved or pending findings never count.
+the synthesis counts. A finding several reviewers raised counts once (OCR's dashboard
+keeps a row per reviewer). The round before's resolved or pending findings never count.
 """
 
 
@@ -106,8 +107,11 @@ def counts(rnd: RoundFindings) -> dict[str, int | None]:
     resolved and pending as the session view counts them (`tally.count`: one derivation;
     null when not known yet)."""
     own = rnd.current
-    out: dict[str, int | None] = {s: sum(1 for f in own if f.severity == s) for s in SEVERITIES}
     t = tally_of(rnd)
+    known = t.findings is not None  # nothing in yet: not known, not 0 (status says null)
+    out: dict[str, int | None] = {
+        s: sum(1 for f in own if f.severity == s) if known else None for s in SEVERITIES
+    }
     e = t.evolution
     out["blockers"] = t.blockers
     out["resolved"] = (e.resolved if e is not None else 0) if rnd.complete else None

@@ -92,15 +92,21 @@ def _round_bits(v: SessionView) -> tuple[str, int, Round | None]:
 
 
 def status_cell(v: SessionView) -> str:
-    """The session's state glyph (`core.states`, as the dashboard's list shows it), then its
-    status and what qualifies it."""
-    words = safe_line(v.status)
-    words += " stalled" if v.stalled else ""
-    # one phrase, as `waiting on you`: the state that makes the glyph `!`
-    words += f" agent{NBSP}stale" if v.status != "closed" and agent_stale(v) else ""
-    # one phrase: a narrow column drops it whole, never to `waiting on` (`clip_words`)
-    words += f" waiting{NBSP}on{NBSP}you" if v.waiting else ""
-    return f"{glyph(session_state(v))} {words}"
+    """The session's state glyph (`core.states`, as the dashboard's list shows it), then the
+    word that says why, where the glyph means more than the status: `⚠ stalled`, `◆ waiting
+    on you`, `! stale agent` (each implies active), else the status (`● active`, `✓ closed`).
+    The word comes first so a narrow column keeps it (`! stale`, never `! active`)."""
+    state = session_state(v)
+    if state == "stalled":
+        words = "stalled"
+    elif state == "input":
+        # one phrase: a narrow column drops it whole, never to `waiting on` (`clip_words`)
+        words = f"waiting{NBSP}on{NBSP}you"
+    elif state == "alert" and not v.alerts and agent_stale(v):
+        words = "stale agent"  # `! stale` in the least room
+    else:
+        words = safe_line(v.status)
+    return f"{glyph(state)} {words}"
 
 
 NBSP = "\u00a0"  # joins a phrase's words for `clip_words`; a space again when printed

@@ -338,7 +338,7 @@ def test_status_uses_the_state_glyphs(tree, capsys, fixed_clock):
         assert table[sid]["STATUS"].startswith(glyph(session_state(view)) + " "), sid
     assert table[LONG]["STATUS"] == "● active"
     assert table[SHORT]["STATUS"] == "✓ closed"
-    assert table[STALLED]["STATUS"] == "⚠ active stalled"
+    assert table[STALLED]["STATUS"] == "⚠ stalled"  # the word that says why, first
     assert table[BROKEN]["STATUS"] == "✗ active"
     problems = [ln for ln in out.splitlines() if ln.startswith("✗ ")]
     assert problems and all(ln.startswith(f"✗ {BROKEN}: ") for ln in problems)
@@ -367,6 +367,6 @@ def test_a_narrow_status_drops_waiting_on_you_whole():
         rounds=[], current_map_run=None, map_runs=[], problems=[], path="/x", waiting=True,
     )  # fmt: skip
     cell = status_cell(view)
-    assert cell.replace(NBSP, " ") == "◆ active waiting on you"
-    assert clip_words(cell, 20) == "◆ active"
-    assert clip_words(cell, 30).replace(NBSP, " ") == "◆ active waiting on you"
+    assert cell.replace(NBSP, " ") == "◆ waiting on you"
+    assert clip_words(cell, 10) == "◆"
+    assert clip_words(cell, 30).replace(NBSP, " ") == "◆ waiting on you"

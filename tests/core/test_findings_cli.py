@@ -199,6 +199,7 @@ def test_a_round_just_begun_resolves_nothing_and_the_gate_cannot_pass(tmp_path, 
     d = json.loads(out)
     assert (c, d["round"], d["complete"]) == (3, 2, False)
     assert d["counts"]["blockers"] is None and d["counts"]["resolved"] is None
+    assert d["counts"]["critical"] is None  # nothing in yet: not known, as status says null
     assert d["counts"]["pending"] == 2
     assert [f["evolution"] for f in d["findings"]] == ["pending", "pending"]
     assert d["gate"] == {"fail_on": "blocker", "result": "unknown"}

@@ -234,13 +234,13 @@ def _check_latest(chk, m: Moment, j, screen, pane) -> None:
         f"{critical}, synthesis "
         f"{rnd.synthesis_blockers}, complete {rnd.complete}",
     )
-    ocr = rnd.ocr_dashboard_blockers
+    ocr = rnd.ocr_dashboard_distinct_blockers
     if ocr is not None:
         chk.expect(
-            "blockers are never fewer than OCR's dashboard counts",
+            "every finding OCR's dashboard counts as a blocker is a blocker here",
             (b or 0) >= ocr,
-            f"json/list/Reviews say {b!r}; OCR's dashboard stores blocker_count {ocr} "
-            f"(one per reviewer row: {_rows(rnd)})",
+            f"json/list/Reviews say {b!r}; OCR's dashboard's blocker rows are {ocr} findings "
+            f"(blocker_count {rnd.ocr_dashboard_blockers}, one per reviewer row: {_rows(rnd)})",
         )
     evo = latest.get("evolution")
     if not rnd.complete:

@@ -156,6 +156,21 @@ class RoundTruth:
             return sum(1 for *_, sev in self.rows if sev == "critical")
         return None
 
+    @property
+    def ocr_dashboard_distinct_blockers(self) -> int | None:
+        """The findings among OCR's dashboard's blocker rows (`ocr_dashboard_blockers`), each
+        once: a finding several reviewers raised is one finding with all of them in ocr-tui,
+        where OCR's dashboard keeps a row per reviewer (a deliberate difference, README)."""
+        if self.meta is not None:
+            return len({
+                (f["title"].lower(), f.get("file_path", "").lower())
+                for r in self.meta["reviewers"] for f in r.get("findings", [])
+                if f.get("category") == "blocker"
+            })  # fmt: skip
+        if self.final is not None:
+            return len({(t.lower(), f.lower()) for _, t, f, sev in self.rows if sev == "critical"})
+        return None
+
 
 def final_blocker_titles(text: str) -> list[str]:
     """The titles of final.md's Blockers items written as `### 1. Title` or `1. Title (…)`."""

@@ -179,7 +179,7 @@ def from_status_row(cells: dict) -> dict:
     if "STATUS" in cells:
         facts["state"] = cells["STATUS"][:1]
         facts["stalled"] = cells["STATUS"][:1] == "⚠" or "stalled" in cells["STATUS"]
-        facts["agent_stale_words"] = "agent stale" in cells["STATUS"]
+        facts["agent_stale_words"] = "stale" in cells["STATUS"]  # `! stale agent`
     if "PHASE" in cells:
         facts["position"], facts["label"] = _phase_parts(cells["PHASE"])
     for key, name in (
@@ -314,7 +314,7 @@ def from_findings_cli(root: Path, sid: str) -> dict:
     own = sum(n for k, n in labels.items() if k not in ("resolved", "pending"))
     return {
         "exit": code, "round": doc["round"], "complete": doc.get("complete"),
-        "own": own, "severity_total": sum(counts.get(s, 0) for s in
+        "own": own, "severity_total": sum(counts.get(s) or 0 for s in
                                           ("critical", "high", "medium", "low", "info")),
         "blockers": counts.get("blockers"), "resolved": counts.get("resolved"),
         "pending": counts.get("pending"), "labels": labels,

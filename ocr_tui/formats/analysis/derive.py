@@ -411,12 +411,16 @@ def phase_timeline(
 
 
 def summary(runs: list[AgentRun], phase: int | None) -> str | None:
-    """The agents of the current phase (else of the latest phase that ran any): `4× notebook-
+    """The agents of the current phase (`phase`; none run yet: None, never an earlier
+    phase's), else, the session done, of the latest phase that ran any: `4× notebook-
     generator, statistician-consultant`."""
     if not runs:
         return None
-    pick = [r for r in runs if r.phase == phase and phase is not None] or [
-        r for r in runs if r.phase == runs[-1].phase
-    ]
+    if phase is not None:
+        pick = [r for r in runs if r.phase == phase]
+    else:
+        pick = [r for r in runs if r.phase == runs[-1].phase]
+    if not pick:
+        return None
     counts = Counter(r.agent or "agent" for r in pick)
     return ", ".join(f"{n}× {a}" if n > 1 else a for a, n in counts.items())

@@ -142,10 +142,11 @@ def build(
         steps.extend(agent_steps(agents, p, timeline))
     summary = None
     if decisions:
-        chosen = decisions.get(current.key) if current is not None and not complete else None
-        if chosen is None:  # the latest phase (in phase order) that has a decision
+        if current is not None and not complete:  # the phase under way's, or none yet
+            chosen = decisions.get(current.key)
+        else:  # done: the latest phase (in phase order) that has a decision
             chosen = list(decisions.values())[-1]
-        summary = chosen.summary
+        summary = chosen.summary if chosen is not None else None
 
     # --- alerts ---
     skipped = sum(p.skipped for p in phases)

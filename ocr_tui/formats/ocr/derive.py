@@ -31,7 +31,7 @@ from ocr_tui.formats.ocr.files import RoundFiles, RunFiles, SessionFiles, synthe
 from ocr_tui.formats.ocr.map_sections import RunMap, with_progress
 from ocr_tui.formats.ocr.markdown import reviewer_label
 from ocr_tui.formats.ocr.model import StoredState
-from ocr_tui.formats.ocr.unit_times import Span, round_span, run_span
+from ocr_tui.formats.ocr.unit_times import Span, map_start, round_span, run_span
 
 _DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
 _STATUSES = ("active", "closed")
@@ -263,7 +263,10 @@ def derive_session(
 
     since_raw: str | None = None
     since_field = "started_at"
-    run_start = runs[-1].started_at if runs and not runs[-1].approximate else None
+    if runs:
+        run_start = runs[-1].started_at if not runs[-1].approximate else None
+    else:  # its first phase: no run directory yet, the store may say when it began
+        run_start = fmt_ts(map_start(state, None, current_map_run or 1, True))
     if state:
         round_start = state.round_start(current_round)
         if workflow == ph.MAP and state.map_started_at:

@@ -90,6 +90,33 @@ def round_span(
     return started, ended, approximate
 
 
+def map_start(
+    state: StoredState | None, before_end: datetime | None, number: int, current: bool
+) -> datetime | None:
+    """When map run `number` started, as a store records it (None: it does not): state.json's
+    `map_started_at` (its current run); ocr.db's first map-only phase entered after the run
+    before ended (`before_end`), or, for run 1 of a map that no review went before, the
+    session's creation. Before the run's directory exists too (its first phase)."""
+    if state is None:
+        return None
+    if state.source != "ocr.db":
+        return parse_ts(state.map_started_at) if current and state.map_started_at else None
+    moves = [
+        (t, e.phase)
+        for e in state.events
+        if e.phase and e.type == "phase_transition" and (t := parse_ts(e.at)) is not None
+    ]
+    started = min(
+        (t for t, p in moves if ph.is_map_phase(p) and (before_end is None or t >= before_end)),
+        default=None,
+    )
+    reviewed = any(p in ph.REVIEW_ONLY_KEYS and (started is None or t < started)
+                   for t, p in moves)  # fmt: skip
+    if number == 1 and not reviewed:  # a map from the session's creation (`init`)
+        return parse_ts(state.started_at) or started
+    return started
+
+
 def run_span(
     run: RunFiles,
     before_end: datetime | None,
@@ -101,23 +128,7 @@ def run_span(
     """(started, ended, approximate) of a map run; `before_end`: when the run before ended
     (its entries of phases are not this run's)."""
     approximate = False
-    started: datetime | None = None
-    if state is not None and state.source == "ocr.db":
-        moves = [
-            (t, e.phase)
-            for e in state.events
-            if e.phase and e.type == "phase_transition" and (t := parse_ts(e.at)) is not None
-        ]
-        started = min(
-            (t for t, p in moves if ph.is_map_phase(p) and (before_end is None or t >= before_end)),
-            default=None,
-        )
-        reviewed = any(p in ph.REVIEW_ONLY_KEYS and (started is None or t < started)
-                       for t, p in moves)  # fmt: skip
-        if run.number == 1 and not reviewed:  # a map from the session's creation (`init`)
-            started = parse_ts(state.started_at) or started
-    elif state is not None and current and state.map_started_at:
-        started = parse_ts(state.map_started_at)
+    started = map_start(state, before_end, run.number, current)
     if started is None:
         started = before_end if before_end is not None else _earliest(list(run.files.values()))
         approximate = started is not None
