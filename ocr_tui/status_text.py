@@ -389,7 +389,8 @@ def _oneline(
         parts += [(needs, ALWAYS if v.waiting else VERDICT)] if needs else []
     elif not display.is_map(v) and (v.workflow == "review" or v.rounds):
         parts.append((rnd, ROUND))
-        parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
+        if findings is not None:  # no round directory yet: no reviewers, no findings to say
+            parts.append((f"{reviewers} reviewer{'s' if reviewers != 1 else ''}", REVIEWERS))
         if findings is not None:  # `— findings`: nothing is in yet
             parts.append((f"{rounds.findings_text(findings)} findings", FINDINGS))
         cur = display.unit_round(v)

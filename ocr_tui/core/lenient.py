@@ -264,14 +264,17 @@ def created_updated(
     mtime: float | None,
 ) -> tuple[datetime | None, datetime | None, datetime | None, bool]:
     """(created, updated, last activity, whether that came from the file's mtime): the two
-    checked times of a session file; the last activity is the update, else the creation,
-    else the file's time."""
+    checked times of a session file; the last activity is the update, else the newer of the
+    creation and the file's time (a file written seconds ago without an update time is not
+    quiet since its creation)."""
     c = checked_ts(created, names[0], problems, future=future)
     u = checked_ts(updated, names[1], problems, future=future)
-    last = u or c
-    if last is None and mtime is not None:
-        return c, u, from_mtime(mtime), True
-    return c, u, last, False
+    if u is not None:
+        return c, u, u, False
+    written = from_mtime(mtime) if mtime is not None else None
+    if written is not None and (c is None or written > c):
+        return c, u, written, True
+    return c, u, c, False
 
 
 def when(value: Any) -> datetime | None:

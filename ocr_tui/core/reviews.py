@@ -63,6 +63,9 @@ class Summary:
     active: int
     verdicts: int  # rounds with a verdict
     open_blockers: int
+    # Latest rounds whose blockers are not known yet (no synthesis, none found so far): the
+    # count is then a floor (`so far`), not a fact.
+    unknown: int = 0
 
     def parts(self) -> list[str]:
         """Sessions, active, reviews with a verdict, unresolved blockers: the line's parts."""
@@ -70,7 +73,8 @@ class Summary:
             f"{self.sessions} session{'s' * (self.sessions != 1)}",
             f"{self.active} active",
             f"{self.verdicts} review{'s' * (self.verdicts != 1)} with a verdict",
-            f"{self.open_blockers} unresolved blocker{'s' * (self.open_blockers != 1)}",
+            f"{self.open_blockers} unresolved blocker{'s' * (self.open_blockers != 1)}"
+            + (" so far" if self.unknown else ""),
         ]
 
     def text(self) -> str:
@@ -122,4 +126,5 @@ def summary(views: Iterable[SessionView]) -> Summary:
         active=sum(1 for v in views if v.running),
         verdicts=sum(1 for v in views for r in v.rounds if r.verdict),
         open_blockers=sum(r.open_blockers for r in latest),
+        unknown=sum(1 for r in latest if r.blockers is None),
     )

@@ -65,8 +65,8 @@ class Round(msgspec.Struct, kw_only=True):
     # None: not known yet (nothing is in yet for `findings`; for `blockers`, no synthesis yet
     # and none found so far). A blocker is a critical finding or one the synthesis names, and
     # there are never fewer than the synthesis counts.
-    findings: int | None = 0
-    blockers: int | None = 0
+    findings: int | None = None
+    blockers: int | None = None
     evolution: Evolution | None = None  # None in round 1, or when the round before is missing
     path: str  # relative to the session directory, e.g. "rounds/round-2"
     # The blockers not known to be resolved: of `blockers`, those the user has not triaged as
@@ -96,7 +96,7 @@ class MapSection(msgspec.Struct, kw_only=True):
     number: int
     title: str
     files: int
-    reviewed: int = 0
+    reviewed: int | None = None  # None: no record of it (only ocr.db keeps the marks)
 
 
 class MapRun(msgspec.Struct, kw_only=True):

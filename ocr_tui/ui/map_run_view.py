@@ -84,7 +84,8 @@ def overall_text(read: RunRead) -> str:
     if m is None:
         return "No sections yet."
     n = len(m.sections)
-    text = f"{m.reviewed} / {files_word(m.files)} reviewed · {n} section{'s' * (n != 1)}"
+    done = m.reviewed if read.db_has_run else "—"  # no record: not known, not 0
+    text = f"{done} / {files_word(m.files)} reviewed · {n} section{'s' * (n != 1)}"
     text += f" · {m.origin}"
     if read.db_has_run and m.origin != "ocr.db":
         text += ", marks from ocr.db"
@@ -97,8 +98,13 @@ def section_heading(section: MapSection) -> str:
     return f"Section {section.number}: {safe_line(section.title)}"
 
 
-def bar(done: int, total: int, style: ThemeStyle) -> Text:
-    """`████░░░░░░ 2/5`: the reviewed share of the section's files."""
+def bar(done: int | None, total: int, style: ThemeStyle) -> Text:
+    """`████░░░░░░ 2/5`: the reviewed share of the section's files (`done` None: not known,
+    no record of it: `—/5` and an empty bar)."""
+    if done is None:
+        out = Text("·" * BAR, style=style("foreground-muted"))
+        out.append(f" —/{total}", style=style("foreground-muted"))
+        return out
     filled = round(done / total * BAR) if total else 0
     if done and not filled:
         filled = 1
@@ -111,8 +117,11 @@ def bar(done: int, total: int, style: ThemeStyle) -> Text:
     return out
 
 
-def section_rows(m: RunMap | None, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
-    """One row per section, keyed by its place in the map (numbers can repeat)."""
+def section_rows(
+    m: RunMap | None, style: ThemeStyle, known: bool = True
+) -> list[tuple[str, list[Text]]]:
+    """One row per section, keyed by its place in the map (numbers can repeat); `known`:
+    ocr.db has the run's reviewed marks."""
     if m is None:
         return []
     return [
@@ -122,7 +131,7 @@ def section_rows(m: RunMap | None, style: ThemeStyle) -> list[tuple[str, list[Te
                 Text(str(s.number)),
                 Text(safe_line(s.title)),
                 Text(str(len(s.files))),
-                bar(s.reviewed, len(s.files), style),
+                bar(s.reviewed if known else None, len(s.files), style),
             ],
         )
         for i, s in enumerate(m.sections)
@@ -133,14 +142,22 @@ def _lines(n: int | None, sign: str, style: Style) -> Text:
     return Text("—" if n is None else f"{sign}{n}", style=style)
 
 
-def file_rows(section: MapSection | None, style: ThemeStyle) -> list[tuple[str, list[Text]]]:
-    """One row per file of `section`, keyed by its place (a path can be listed twice)."""
+def file_rows(
+    section: MapSection | None, style: ThemeStyle, known: bool = True
+) -> list[tuple[str, list[Text]]]:
+    """One row per file of `section`, keyed by its place (a path can be listed twice);
+    `known`: ocr.db has the reviewed marks (else `—`, not `·` not reviewed)."""
     if section is None:
         return []
     muted = style("foreground-muted")
     rows = []
     for i, f in enumerate(section.files):
-        done = Text("✓", style=style("success", bold=True)) if f.reviewed else Text("·", muted)
+        if not known:
+            done = Text("—", muted)
+        elif f.reviewed:
+            done = Text("✓", style=style("success", bold=True))
+        else:
+            done = Text("·", muted)
         rows.append(
             (
                 str(i),

@@ -78,19 +78,20 @@ def map_session(tree, **run):
 def test_map_md_sections_without_the_database(tree):
     map_session(tree, map_md=MAP_MD)
     view = tree.view(A)
-    # Ticks in map.md's Done column are not counted: ocr.db is the record of what was reviewed.
-    assert sections(view) == [(1, "Core changes", 2, 0), (2, "Tests and docs", 1, 0)]
+    # Ticks in map.md's Done column are not counted: ocr.db is the record of what was
+    # reviewed, and without it what was reviewed is not known (null), not none (0).
+    assert sections(view) == [(1, "Core changes", 2, None), (2, "Tests and docs", 1, None)]
     out = json.loads(encode_json(view))
     assert out["map_runs"][0]["sections"] == [
-        {"number": 1, "title": "Core changes", "files": 2, "reviewed": 0},
-        {"number": 2, "title": "Tests and docs", "files": 1, "reviewed": 0},
+        {"number": 1, "title": "Core changes", "files": 2, "reviewed": None},
+        {"number": 2, "title": "Tests and docs", "files": 1, "reviewed": None},
     ]
 
 
 def test_map_meta_wins_over_map_md(tree):
     s = map_session(tree, map_md=MAP_MD)
     s.write("map/runs/run-1/map-meta.json", json.dumps(META))
-    assert sections(tree.view(A)) == [(1, "Core changes", 2, 0), (2, "Tests", 1, 0)]
+    assert sections(tree.view(A)) == [(1, "Core changes", 2, None), (2, "Tests", 1, None)]
 
 
 def test_a_broken_map_meta_falls_back_to_map_md_and_says_so(tree):

@@ -149,3 +149,38 @@ def test_the_timeline_says_whose_round_its_times_are(tmp_path):
     view.rounds = view.rounds[:1]
     view.current_round = 1
     assert fmt.timeline_unit(view) == "" and timeline_title(view, FIXED).startswith("Phases")
+
+
+# --- the class hunted on (issue 24): what is not in yet is not said ---------------------------
+
+
+def test_a_quick_review_skipped_its_discourse_it_did_not_do_it(tree):
+    """A `--quick` review writes no discourse.md: the phase was skipped, not done (✓)."""
+    s = tree.session(SID)
+    s.round(1, reviewers={"principal-1": reviewer_md("High")}, final=final_md("APPROVE"))
+    s.state(current_phase="complete", status="closed", current_round=1)
+    steps = {step.key: step.state for step in tree.view(SID).timeline}
+    assert steps["discourse"] == "skipped" and steps["synthesis"] == "done"
+    s.write("rounds/round-1/discourse.md", "# Discourse\n")
+    steps = {step.key: step.state for step in tree.view(SID).timeline}
+    assert steps["discourse"] == "done"
+
+
+def test_the_header_counts_blockers_so_far_while_a_latest_round_has_none_known(tree):
+    from ocr_tui.core.reviews import summary
+
+    s = tree.session(SID)
+    s.round(1, reviewers={"principal-1": reviewer_md("Low")})
+    s.state(current_phase="reviews", status="active", current_round=1)
+    assert summary([tree.view(SID)]).text().endswith("0 unresolved blockers so far")
+    s.write("rounds/round-1/final.md", final_md("APPROVE"))
+    assert summary([tree.view(SID)]).text().endswith("0 unresolved blockers")
+
+
+def test_oneline_says_no_reviewers_before_the_round_exists(tree, capsys):
+    from ocr_tui.cli import main
+
+    tree.session(SID).state(current_phase="context", status="active")
+    assert main(["status", str(tree.root), "--oneline", "--max-width", "0"]) == 0
+    line = capsys.readouterr().out
+    assert "R1" in line and "reviewer" not in line and "finding" not in line

@@ -15,7 +15,9 @@ from tests.formats.test_analysis import EXAMPLE, NOW, example, fact, view, write
 def test_empty_object_is_a_session_at_phase_0(tmp_path):
     _, v = view(tmp_path, {})
     assert v.phase == "initialization" and v.phase_number == 1 and v.status == "active"
-    assert v.title is None and v.problems == []  # no research question: no title (not the id)
+    assert v.title is None  # no research question: no title (not the id)
+    # no status (required): not known to be running, and it says so
+    assert v.problems == ["session-state.json has no status"] and not v.elapsed.running
 
 
 def test_missing_state_file_is_listed_with_a_problem(tmp_path):

@@ -486,7 +486,8 @@ def test_lenient_brain_and_metrics(tmp_path):
     facts = {f.label: f.value for f in h.facts}
     assert facts["framework"] == "7" and facts["phase"] == "unknown"
     assert facts["validations"] == "3" and facts["anchors"] == "1 none, 1 urgent"
-    assert facts["history"] == "none" and facts["agent spawns"] == "0"
+    # a count of spawns that is not a number, with no total: not known, not 0
+    assert facts["history"] == "none" and facts["agent spawns"] == "—"
     assert any("history is not a list" in a for a in h.alerts)
     write(tmp_path / ".idumb/brain/state.json", b"\x1b]0;x\x07 not json")
     h = IdumbSource(tmp_path).header(T0)

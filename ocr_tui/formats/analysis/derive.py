@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from ocr_tui.core.lenient import created_updated, elapsed, small_int
+from ocr_tui.core.lenient import blank_view, created_updated, elapsed, small_int
 from ocr_tui.core.timeutil import CLOCK_SKEW, fmt_ts, human_duration, parse_ts
 from ocr_tui.core.view import Fact, PhaseStep, SessionView, Step
 from ocr_tui.formats.analysis.model import (
@@ -43,7 +43,7 @@ FRAMEWORK = "analysis"
 STATE = "session-state.json"
 RESUME_WINDOW = timedelta(hours=72)
 FUTURE_SLACK = CLOCK_SKEW  # a later time is named as in the future
-_LIVE = (None, "initialized", "in_progress")
+_LIVE = ("initialized", "in_progress")  # no status: not known to run (a problem)
 
 
 class Docs(Protocol):
@@ -72,7 +72,14 @@ def build(
 ) -> tuple[SessionView, datetime | None]:
     """The view of one session from what the source read, and the next time at which time
     alone changes it (None: never)."""
-    st, docs = read.state or SessionState(), read.docs
+    if read.state is None:  # no state, empty or half written: no phase to claim
+        if not problems:  # the reader names why, when it knows
+            problems.append(f"{STATE} could not be read: no phase is known")
+        return blank_view(
+            key, path, FRAMEWORK, "analysis", source=STATE, problems=problems,
+            phase_total=len(PHASES),
+        ), None  # fmt: skip
+    st, docs = read.state, read.docs
     errors = merge_errors(st.errors, read.log)
     expiry: list[datetime] = []
     alerts: list[str] = []
@@ -83,6 +90,8 @@ def build(
     word = st.status if st.status in STATUSES else None
     if st.status is not None and word is None:
         problems.append(f"unknown status {st.status!r}: ignored")
+    elif st.status is None:  # required: without it, running is not known either
+        problems.append(f"{STATE} has no status")
     archived, temp = read.archived, read.temp
 
     # --- times ---
@@ -117,21 +126,24 @@ def build(
         ap = approvals.get(f"phase_{gate}")
         if ap is not None:
             ok = ap.approved is True
-            text = ("approved" if ok else "changes requested") + at_text(ap.timestamp)
-            value = f"{phase_ref(gate)}: {text}"
-            facts.append(Fact(label="approval", value=value, tone="good" if ok else "warn"))
+            # no `approved` field: not decided (the gate's step says pending too)
+            said = "approved" if ok else "pending" if ap.approved is None else "changes requested"
+            value = f"{phase_ref(gate)}: {said}{at_text(ap.timestamp)}"
+            tone = "good" if ok else "neutral" if ap.approved is None else "warn"
+            facts.append(Fact(label="approval", value=value, tone=tone))
         if live and gate == in_phase and not (ap is not None and ap.approved is True):
             waiting = True
             wait_text = f"{phase_ref(gate)} needs your approval"
             facts.append(Fact(label="waiting on you", value=wait_text, tone="warn"))
     ip = st.interview_progress
     if ip is not None and ip.total_concerns:
-        at = ip.current_index if ip.current_index is not None else ip.decisions_made or 0
-        concerns = f"{min(at, ip.total_concerns)}/{ip.total_concerns} concerns"
+        at = ip.current_index if ip.current_index is not None else ip.decisions_made
+        shown_at = "?" if at is None else str(min(at, ip.total_concerns))  # not known: not 0
+        concerns = f"{shown_at}/{ip.total_concerns} concerns"
         facts.append(Fact(label="interview", value=concerns, tone="neutral"))
         if in_phase == 6:
             badges.append(concerns)
-            waiting = waiting or (live and at < ip.total_concerns)
+            waiting = waiting or (live and at is not None and at < ip.total_concerns)
 
     # --- alerts by status and time ---
     where = phase_ref(in_phase) if in_phase is not None else "the end"
@@ -228,7 +240,7 @@ def build(
         workflow="analysis", phase=phase, phase_label=phase_label, phase_number=number,
         phase_total=len(PHASES), complete=complete, started_at=fmt_ts(created),
         updated_at=fmt_ts(updated), last_activity=fmt_ts(last), stalled=stalled,
-        elapsed=elapsed(created, now if live else (updated or now), live), current_round=None,
+        elapsed=elapsed(created, now if live else (updated or last), live), current_round=None,
         rounds=[], current_map_run=None, map_runs=[], problems=list(dict.fromkeys(problems)),
         path=str(path), timeline=timeline, documents=documents, framework=FRAMEWORK,
         title=title, badges=badges,

@@ -57,6 +57,9 @@ def build(
     state = raw or {}
     top = C.lenient(state, C.CodeState, "", problems) if raw else C.CodeState()
     phases = C.read_phases(state.get("phases"), problems) if raw is not None else None
+    if raw is not None and "phases" not in state:
+        problems.append("state.json has no phases: no phase is known")  # not `0 of 6 done`
+        phases = None
     decisions = C.read_decisions(state, problems)
     spec = C.read_spec(state.get("spec"), problems)
     day, slug = C.id_date(key)
@@ -71,8 +74,8 @@ def build(
     if started is None and mtime is not None:
         started = from_mtime(mtime)
     last = max([t for t in (updated, *stamps) if t is not None], default=None)
-    if last is None and mtime is not None:
-        last = from_mtime(mtime)
+    if updated is None and mtime is not None:  # no update time: the file's own counts too
+        last = max(last, from_mtime(mtime)) if last is not None else from_mtime(mtime)
 
     # --- position ---
     facts: list[Fact] = []
@@ -168,7 +171,8 @@ def build(
         names = ", ".join(p.label for p in running_phases)
         limit = human_duration(stall_after)
         alerts.insert(0, f"stalled? {names} in progress, no activity for over {limit}")
-    if not complete and not running_phases and done and pending and not auto:
+    # `auto_mode` absent is not known to be off: no claim that it waits on you
+    if not complete and not running_phases and done and pending and top.auto_mode is False:
         waiting = True
         facts.append(
             Fact(

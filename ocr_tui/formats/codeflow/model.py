@@ -179,6 +179,10 @@ def read_phase(key: str, raw: Any, problems: list[str]) -> Phase:
     ph.report = st.report or None
     ph.started = ts(st.started_at, f"{where}.started_at", problems)
     ph.completed = ts(st.completed_at, f"{where}.completed_at", problems)
+    if raw.get("status") is None and ph.completed is not None:
+        ph.status = "completed"  # no status, but a completion time: it is done
+    elif raw.get("status") is None and ph.started is not None:
+        ph.status = "in_progress"  # begun, not completed
     return ph
 
 

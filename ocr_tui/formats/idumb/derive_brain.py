@@ -22,7 +22,8 @@ def brain_facts(s: M.BrainState, now: datetime) -> tuple[list[Fact], list[str]]:
     alerts: list[str] = []
     if s.version:
         facts.append(Fact(label="version", value=s.version))
-    facts.append(Fact(label="validations", value=str(s.validationCount or 0)))
+    count = s.validationCount  # absent: not known, not 0
+    facts.append(Fact(label="validations", value="—" if count is None else str(count)))
     since = parse_ts(s.lastValidation) or parse_ts(s.initialized)
     what = "last validation" if parse_ts(s.lastValidation) else "initialization"
     if since is None:

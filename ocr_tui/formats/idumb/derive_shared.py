@@ -21,7 +21,9 @@ def checkpoint_status(c: M.Cp, now: datetime) -> str:
     48 h is stale (stored files keep "valid")."""
     if c.cp is None:
         return "corrupted"
-    status = (c.cp.status or "valid").strip() or "valid"
+    if c.cp.status is None or not c.cp.status.strip():
+        return "unknown"  # no status written: not known to be valid
+    status = c.cp.status.strip()
     if status == "valid" and c.at is not None and now - c.at > M.CHECKPOINT_STALE:
         return "stale"
     return status
@@ -131,22 +133,35 @@ def metrics_views(m: M.Metrics) -> tuple[list[Fact], list[Step], list[str], str 
     errors as steps; the summary ("3× idumb-planner, 1× idumb-checker")."""
     facts: list[Fact] = []
     alerts: list[str] = []
+    # A count neither written nor made of its parts is not known: `—`, never 0 (or green).
     by_agent = sorted(m.agentSpawns.byAgent.items(), key=lambda kv: (-kv[1], kv[0]))
-    spawns = m.agentSpawns.total if m.agentSpawns.total is not None else sum(n for _, n in by_agent)
+    spawns = m.agentSpawns.total if m.agentSpawns.total is not None else (
+        sum(n for _, n in by_agent) if by_agent else None
+    )  # fmt: skip
     agents = ", ".join(f"{n}× {a}" for a, n in by_agent)
-    facts.append(Fact(label="agent spawns", value=f"{spawns}" + (f" ({agents})" if agents else "")))
+    said = "—" if spawns is None else f"{spawns}" + (f" ({agents})" if agents else "")
+    facts.append(Fact(label="agent spawns", value=said))
     limit = m.limits.maxErrors if m.limits.maxErrors is not None else M.MAX_ERRORS
-    total = m.errors.total if m.errors.total is not None else sum(m.errors.byType.values())
+    total = m.errors.total if m.errors.total is not None else (
+        sum(m.errors.byType.values()) if m.errors.byType else None
+    )  # fmt: skip
     by_type = sorted(m.errors.byType.items(), key=lambda kv: -kv[1])
     kinds = ", ".join(f"{n}× {t}" for t, n in by_type)
-    tone = "bad" if total > limit else "warn" if total else "good"
-    errors = f"{total} of {limit} allowed" + (f" ({kinds})" if kinds else "")
-    facts.append(Fact(label="errors", value=errors, tone=tone))
-    if total > limit:
-        alerts.append(f"errors {total} over the limit of {limit}")
+    if total is None:
+        facts.append(Fact(label="errors", value=f"— (limit {limit})"))
+    else:
+        tone = "bad" if total > limit else "warn" if total else "good"
+        errors = f"{total} of {limit} allowed" + (f" ({kinds})" if kinds else "")
+        facts.append(Fact(label="errors", value=errors, tone=tone))
+        if total > limit:
+            alerts.append(f"errors {total} over the limit of {limit}")
     it = m.iterationCounts
-    counts = f"planner↔checker {it.plannerChecker or 0}, validator↔fix {it.validatorFix or 0}"
-    facts.append(Fact(label="iterations", value=f"{counts}, total {it.total or 0}"))
+
+    def n(value: int | None) -> str:
+        return "—" if value is None else str(value)
+
+    counts = f"planner↔checker {n(it.plannerChecker)}, validator↔fix {n(it.validatorFix)}"
+    facts.append(Fact(label="iterations", value=f"{counts}, total {n(it.total)}"))
     steps = []
     for i, line in enumerate(m.errors.recent):
         mt = _RECENT.match(line)

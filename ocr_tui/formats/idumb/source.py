@@ -194,10 +194,11 @@ class IdumbSource(Source):
         if where is None:
             title = "iDumb brain: no state.json"
             alerts.append("no brain state (.idumb/brain/state.json): treated as stale")
+        elif state is None:  # unreadable (the reader said why): no facts to claim from it
+            title = "iDumb brain · state.json unreadable"
         else:
-            s = state or M.BrainState()
-            title = f"iDumb brain · {s.framework or '?'} · phase {s.phase or '?'}"
-            facts, more = brain_facts(s, now)
+            title = f"iDumb brain · {state.framework or '?'} · phase {state.phase or '?'}"
+            facts, more = brain_facts(state, now)
             alerts += more
         sessions = set(self.list_sessions())
         if aux.metrics is not None and aux.metrics.sessionId not in sessions:

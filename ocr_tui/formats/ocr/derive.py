@@ -207,7 +207,9 @@ def derive_session(
                 files=r.topology_files,
                 path=r.rel,
                 documents=[f"{r.rel}/{n}" for n in sorted(r.files) if n.endswith(".md")],
-                sections=_sections(run_map(r.sections, stored_maps.get(r.number))),
+                sections=_sections(
+                    run_map(r.sections, stored_maps.get(r.number)), r.number in stored_maps
+                ),
                 started_at=fmt_ts(begun),
                 ended_at=fmt_ts(ended),
                 approximate=guessed,
@@ -305,6 +307,7 @@ def derive_session(
     timeline = _timeline(workflow, key, number, complete, state, now=now, running=running)
     if not (state and state.source == "ocr.db" and state.phase_times):
         timeline = _file_times(timeline, files, current_rf, current_run, since, key, now, running)
+    timeline = _skipped(timeline, workflow, current_rf, current_run)
 
     return SessionView(
         id=files.id,
@@ -440,6 +443,29 @@ def _timeline(
     return steps
 
 
+# A phase whose file a run can go past without: `--quick` skips discourse; a map without
+# requirements has no requirements mapping (ocr-format.md §3.1, §3.2).
+_SKIPPABLE = {"discourse": ("round", "discourse.md"),
+              "requirements-mapping": ("run", "requirements-mapping.md")}  # fmt: skip
+
+
+def _skipped(
+    steps: list[PhaseStep], workflow: str, rnd: RoundFiles | None, run: RunFiles | None
+) -> list[PhaseStep]:
+    """A phase the run went past without writing its file was skipped, not done (OCR's own
+    progress ticks discourse only when discourse.md exists; its dashboard says skipped)."""
+    out = []
+    for step in steps:
+        where, name = _SKIPPABLE.get(step.key, (None, None))
+        unit = rnd if where == "round" else run if where == "run" else None
+        if step.state == "done" and unit is not None and name not in unit.files:
+            step = msgspec.structs.replace(
+                step, state="skipped", at=None, ended=None, seconds=None, approximate=False
+            )
+        out.append(step)
+    return out
+
+
 def run_map(from_files: RunMap | None, stored: RunMap | None) -> RunMap | None:
     """A map run's sections: map-meta.json's or map.md's (`from_files`), else ocr.db's
     (`stored`); what the user marked reviewed comes from ocr.db when it has the run."""
@@ -451,11 +477,18 @@ def run_map(from_files: RunMap | None, stored: RunMap | None) -> RunMap | None:
     return with_progress(from_files, done)
 
 
-def _sections(run: RunMap | None) -> list[MapSection]:
+def _sections(run: RunMap | None, marked: bool) -> list[MapSection]:
+    """The run's sections; `reviewed` None when ocr.db has no record of the run (`marked`):
+    the marks live there alone, so without it they are not known, not 0."""
     if run is None:
         return []
     return [
-        MapSection(number=s.number, title=s.title, files=len(s.files), reviewed=s.reviewed)
+        MapSection(
+            number=s.number,
+            title=s.title,
+            files=len(s.files),
+            reviewed=s.reviewed if marked else None,
+        )  # fmt: skip
         for s in run.sections
     ]
 

@@ -173,6 +173,11 @@ class MapRunScreen(RoundReaderScreen):
     def section(self) -> MapSection | None:
         return section_at(self.read.map if self.read else None, self.section_key)
 
+    @property
+    def _marks_known(self) -> bool:
+        """ocr.db has this run's reviewed marks (else they are not known, not none)."""
+        return self.read is not None and self.read.db_has_run
+
     def _show_map(self) -> None:
         read = self.read
         if read is None:  # not read yet (or reading another run): nothing of an old one
@@ -187,7 +192,7 @@ class MapRunScreen(RoundReaderScreen):
             count += f" · {safe_line(read.problems[0])}"
         self.query_one("#map-count", Static).update(Content(count))
         style = partial(theme_style, self)
-        rows = section_rows(m, style)
+        rows = section_rows(m, style, self._marks_known)
         sections = self.query_one("#map-sections", FitTable)
         sections.sync_rows(rows)
         sections.display = bool(rows)
@@ -215,11 +220,12 @@ class MapRunScreen(RoundReaderScreen):
             return
         # Content, not str: a str border title is parsed as markup, and this text is from disk.
         pane.border_title = Content(fmt.clip_cells(section_heading(section), 70))
-        pane.border_subtitle = Content(f"{section.reviewed}/{len(section.files)} reviewed")
+        done = section.reviewed if self._marks_known else "—"
+        pane.border_subtitle = Content(f"{done}/{len(section.files)} reviewed")
         about = self.query_one("#map-section-about", Static)
         about.display = bool(section.description)
         about.update(Content(safe_line(section.description or "")))
-        rows = file_rows(section, partial(theme_style, self))
+        rows = file_rows(section, partial(theme_style, self), self._marks_known)
         files = self.query_one("#map-files", FitTable)
         files.sync_rows(rows)
         files.display = bool(rows)
