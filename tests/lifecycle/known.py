@@ -21,8 +21,7 @@ class Known:
     reason: str
 
 
-KNOWN: tuple[Known, ...] = (
-)
+KNOWN: tuple[Known, ...] = ()
 
 
 def known_in(lifecycle: str) -> dict[str, str]:
