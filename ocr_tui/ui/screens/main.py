@@ -131,10 +131,11 @@ class MainScreen(ListKeys):
             self.refresh_bindings()
         query = self.list_query
         views = query.apply(self.app.sessions.values())
-        # The columns are those of the formats the list can show (not only of the rows
-        # the search leaves), so typing a search does not move them.
+        # The columns are those of the formats and projects the list can show (not only of
+        # the rows the search leaves), so typing a search does not move them.
         scope = formats if self.format == "all" else [self.format]
-        self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse))
+        listed = projects if self.project == "all" else [self.project]
+        self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
         self.table.sync(views, self.app.now(), resort=not self.app.unread)
         bar = self.query_one(FilterBar)
         bar.show(
