@@ -23,19 +23,28 @@ from ocr_tui.ui.list_cells import BAR_CELLS, TICKING
 
 __all__ = ["BY_KEY", "GROW_ORDER", "ID_STEP", "MAX_AIR", "SPECS", "Shown", "Spec", "applies"]
 
-SORT_MARKS = {False: "▼", True: "▲"}  # newest first / A→Z down the list, and reversed
+# The arrow says which way the values run down the list, in every column alike: ▲ ascending
+# (A→Z, oldest first), ▼ descending (newest first, Z→A).
+ASCENDING, DESCENDING = "▲", "▼"
 SPECS: tuple[Spec, ...] = columns.LIST_COLUMNS
 # The column each sort orders by (it carries the mark and is always shown).
 SORT_COLUMN = {"activity": "activity", "start": "started", "name": "id", "project": "project"}
+A_TO_Z = frozenset({"id", "project"})  # the columns whose sort (not reversed) runs A→Z
+
+
+def sort_mark(key: str, reverse: bool) -> str:
+    """The sorted column's arrow: ▲ when its values ascend down the list, ▼ when they descend
+    (by name A→Z: ▲; by time, newest first: ▼; `reverse` turns either round)."""
+    return ASCENDING if (key in A_TO_Z) != reverse else DESCENDING
 
 
 def label(spec: Spec, sort: tuple[str, bool] | None) -> str:
-    """The header, with ▼ / ▲ on the sorted column (`sort`: its key, and reversed). Started
+    """The header, with ▲ / ▼ on the sorted column (`sort`: its key, and reversed). Started
     holds clock times: its header names their zone (`Started (UTC)`), as the time convention
     says (fmt.when)."""
     header = f"{spec.header} ({zone_name()})" if spec.key == "started" else spec.header
     if sort is not None and sort[0] == spec.key:
-        return f"{header} {SORT_MARKS[sort[1]]}".strip()
+        return f"{header} {sort_mark(*sort)}".strip()
     return header
 
 

@@ -36,7 +36,9 @@ def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
         assert sum(s.width + 2 for s in shown) == width  # the whole width, never more
     marked = [s for s in shown if s.label.endswith(("▲", "▼"))]
     assert [s.key for s in marked] == [sort[0]]
-    assert marked[0].label.endswith("▲" if sort[1] else "▼")
+    # one meaning: ▲ the values ascend down the list (A→Z), ▼ they descend (newest first)
+    ascending = (sort[0] == "id") != sort[1]
+    assert marked[0].label.endswith("▲" if ascending else "▼")
     by_key = {s.key: s for s in shown}
     if width >= 79:
         assert by_key["id"].width >= 24  # a readable id before anything but the sorted one

@@ -172,11 +172,14 @@ async def test_sort_mark_and_reverse(home) -> None:
         await pilot.press("s")  # by start time: its column is shown, even at 80 columns
         assert app.main_screen.sort == "start" and not app.main_screen.reverse
         assert labels()["started"] == "Started (UTC) ▼" and "▼" not in labels()["activity"]
-        await pilot.press("s", "S")  # by name, Z to A
+        await pilot.press("s")  # by name, A to Z: ascending down the list, ▲ as everywhere
         assert labels()["id"] == "Session ▲"
+        assert table_ids(app) == sorted(before, key=name_order)
+        await pilot.press("S")  # Z to A
+        assert labels()["id"] == "Session ▼"
         assert table_ids(app) == sorted(before, key=name_order, reverse=True)
         await pilot.click("#sessions", offset=(6, 0))  # the Session header: reversed again
-        await wait_until(pilot, lambda: labels()["id"] == "Session ▼")
+        await wait_until(pilot, lambda: labels()["id"] == "Session ▲")
         assert table_ids(app) == sorted(before, key=name_order)
 
 
