@@ -1,7 +1,8 @@
 """A layout that holds still while a run goes on (issue 24, item 11): the simulator's live review
 is played step by step (its round 1 asks for changes, round 2 approves, a map run follows)
 into the project of a running dashboard, at 80, 120 and 200 columns; after every step, once
-the dashboard shows it, the list's header line is exactly what it was at the first."""
+the dashboard shows it, the list's header line and the detail pane's geometry are exactly
+what they were at the first."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.sim import SimStep, Simulator
+from ocr_tui.ui.widgets.detail_pane import DetailPane
 
 from .builders import loaded, wait_until
 
@@ -60,12 +62,17 @@ def shown(view: SessionView | None) -> tuple:
 
 
 def geometry(app) -> tuple:
-    """What must hold still: the list's header line (its columns, their widths)."""
-    return (app.main_screen.table.render_line(0).text,)
+    """What must hold still: the list's header line (its columns, their widths), where the
+    list and the detail pane are, and where each box of the pane is."""
+    screen = app.main_screen
+    table = screen.table
+    pane = screen.query_one(DetailPane)
+    boxes = tuple((box.id, box.region) for box in pane.children if box.display)
+    return table.render_line(0).text, table.region, pane.region, boxes
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_a_run_moves_no_column(tmp_path, size) -> None:
+async def test_a_run_moves_no_column_and_no_pane(tmp_path, size) -> None:
     run = Run(tmp_path)
     app = make_app(run.project, clock=run.now)
     async with app.run_test(size=size) as pilot:

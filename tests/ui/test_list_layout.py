@@ -15,6 +15,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.display import id_core, name_order
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.list_cells import elide_id
+from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
 
 from .builders import fixed_clock, loaded, table_ids, wait_until
@@ -98,7 +99,10 @@ def test_elide_id_drops_the_date_then_the_middle() -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_detail_panes_side_by_side_or_stacked(home, size) -> None:
+async def test_detail_panes_side_by_side(home, size) -> None:
+    """The detail pane's boxes side by side at every width (the phases only on a wide
+    screen), each its own scroller that Tab reaches; the list as tall as its rows, the pane
+    right under it with the rest: no row between them stays empty (at 80x24, five did)."""
     app = mixed_app(home)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -106,20 +110,30 @@ async def test_detail_panes_side_by_side_or_stacked(home, size) -> None:
         phases, rounds, session = (
             screen.query_one(f"#dp-{n}") for n in ("phases", "rounds", "session")
         )
+        assert rounds.region.y == session.region.y  # side by side
+        assert rounds.region.x < session.region.x
+        assert rounds.region.height == session.region.height
+        assert phases.display == (size == (200, 60))
         if size == (80, 24):
             assert screen.has_class("-narrow") and screen.has_class("-short")
-            assert not phases.display
-            assert rounds.region.x == session.region.x  # stacked: one over the other
-            assert rounds.region.width == session.region.width >= 70
-            assert rounds.region.y < session.region.y or not session.region.height
-        else:
-            assert rounds.region.y == session.region.y  # side by side
-            assert rounds.region.x < session.region.x
-            assert phases.display == (size == (200, 60))
-        if size == (200, 60):  # the list takes the rows it needs, the pane the rest
-            table = screen.table
-            assert table.size.height == table.row_count + 1
-            assert screen.query_one("#detail").size.height > 15
+            assert session.region.width == 30 and rounds.region.width == 50
+        table = screen.table
+        pane = screen.query_one(DetailPane)
+        assert pane.region.y == table.region.bottom  # right under the list
+        rows = min(table.row_count + 1, table.size.height)
+        assert table.size.height == rows  # its rows, or all it may have (the pane's rest)
+        assert pane.region.height >= (9 if size == (80, 24) else 15)
+        boxes = [box for box in (phases, rounds, session) if box.display]
+        assert screen.focused is table
+        for box in boxes:  # Tab goes through them, each to scroll with the keys
+            await pilot.press("tab")
+            assert screen.focused is box
+            if box.max_scroll_y:
+                await pilot.press("end")
+                await wait_until(pilot, lambda box=box: box.scroll_y == box.max_scroll_y)
+        assert size != (80, 24) or any(b.max_scroll_y for b in boxes)  # (more than shows)
+        await pilot.press(*["shift+tab"] * len(boxes))
+        assert screen.focused is table
 
 
 async def test_format_header_only_with_its_sessions_in_view(home) -> None:
