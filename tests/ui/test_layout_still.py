@@ -91,3 +91,43 @@ async def test_a_run_moves_no_column_and_no_pane(tmp_path, size) -> None:
         # the whole run was played: both workflows' phases, to the end
         assert {"reviews", "discourse", "flow-analysis", "complete"} <= seen
         run.engine.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_session_screen_holds_still(tmp_path, size) -> None:
+    """The live session's screen through the whole run: the phases' column as wide as at the
+    first step (the map's `Requirements Mapping` was planned for: it widened the column, and
+    the Rounds table beside it re-wrapped, when the map began); the Rounds table's columns
+    never narrow, its verdict as wide from its first row to the last; the Rounds cursor on
+    the current round (R1, then R2), as it opened."""
+    from ocr_tui.ui.screens.session import SessionScreen
+
+    run = Run(tmp_path)
+    app = make_app(run.project, clock=run.now)
+    async with app.run_test(size=size) as pilot:
+        await loaded(pilot)
+        app.main_screen.table.select(run.live)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        screen = app.screen
+        await pilot.pause()
+        left = screen.query_one("#session-left").region.width
+        rounds = screen.query_one("#rounds")
+        widths: dict[str, int] = {}
+        verdict = None
+        for _ in run.steps():
+            want = run.expected()
+            await wait_until(pilot, lambda want=want: shown(app.sessions.get(run.live)) == want)
+            await pilot.pause()
+            if size != (80, 24):  # (stacked below WIDE_AT: as wide as the screen)
+                assert screen.query_one("#session-left").region.width == left, want
+            if not rounds.row_count:
+                continue
+            now = {key: rounds.column_width(key) for key, _ in rounds._column_spec}
+            assert all(now[k] >= w for k, w in widths.items()), (widths, now, want)
+            widths = now
+            verdict = verdict or now["verdict"]
+            assert now["verdict"] == verdict, want
+            current = app.sessions[run.live].current
+            assert rounds.cursor_key == current.path, (rounds.cursor_key, want)
+        assert len(app.sessions[run.live].rounds) == 2 and rounds.cursor_key.endswith("round-2")
