@@ -16,6 +16,7 @@ from datetime import datetime
 from rich.cells import cell_len
 from textual.content import Content
 
+from ocr_tui.core import registry
 from ocr_tui.core.cells import elide_middle, pad
 from ocr_tui.core.states import CURRENT, TO_COME
 from ocr_tui.core.view import MapRun, Round, SessionView
@@ -65,11 +66,20 @@ def zone_title(title: str, now: datetime) -> str:
 PHASES_WIDTH = 30  # the phases pane's text: app.tcss's 34 cells, less border and padding
 
 
+def label_room(view: SessionView) -> int:
+    """The labels' column: the widest label shown, or the widest the format has."""
+    known = registry.phase_labels(view.framework)
+    shown = (cell_len(fmt.safe(s.label)) for s in view.timeline)
+    return max([*shown, *(len(x) for x in known)], default=0) if view.timeline else 0
+
+
 def phase_times(view: SessionView, now: datetime, width: int = PHASES_WIDTH) -> list[str]:
     """When each phase started (`fmt.when`'s clock time, the pane's title naming the zone),
-    where every line has room for it; else none (the durations say how long each took)."""
+    where every line has room for it beside the widest label the format has (the times do
+    not come and go as the phases change); else none (the durations say how long each
+    took)."""
     times = [fmt.when(s.at, now, "cell") for s in view.timeline]
-    label = max((len(fmt.safe(s.label)) for s in view.timeline), default=0)
+    label = label_room(view)
     for step, at in zip(view.timeline, times, strict=True):
         took = len(fmt.duration(step.seconds)) + 1 if step.seconds is not None else 0
         if 2 + label + 2 + len(at) + took > width:
@@ -81,7 +91,7 @@ def timeline_content(view: SessionView, now: datetime) -> Content:
     """Each phase: its mark, label, when it started (where there is room: `phase_times`)
     and how long it took."""
     labels = [fmt.safe(s.label) for s in view.timeline]
-    width = max((cell_len(x) for x in labels), default=0) + 2
+    width = label_room(view) + 2
     times = phase_times(view, now) or [""] * len(labels)
     rows = []
     for step, label, at in zip(view.timeline, labels, times, strict=True):

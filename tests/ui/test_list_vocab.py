@@ -174,16 +174,19 @@ def test_header_fact_times_as_every_screen():
 
 def test_phase_times_only_where_every_line_has_room():
     """`Mar 09 13:00` after `Tech Lead Analysis` wrapped in the 30-cell pane: the times are
-    left out then (the durations stay), and the title names no zone."""
+    left out then (the durations stay), and the title names no zone. The room is judged
+    beside the widest label the format has: an OCR session's times do not come and go with
+    its phases (its `Requirements Mapping` leaves them no room); a code workflow's fit."""
     from ocr_tui.core.view import PhaseStep
     from ocr_tui.ui.detail_cells import phase_times, timeline_content
 
     def steps(label: str, at: str) -> list[PhaseStep]:
         return [PhaseStep(key="a", label=label, number=1, state="done", at=at, seconds=400)]
 
-    today = view(timeline=steps("Research", "2026-11-23T19:40:00Z"))
+    today = view(timeline=steps("Research", "2026-11-23T19:40:00Z"), framework="code")
     assert phase_times(today, T) == ["19:40"]
-    assert "✓ Research  19:40 6m 40s" in timeline_content(today, T).plain
+    assert "✓ Research   19:40 6m 40s" in timeline_content(today, T).plain  # (`Implement`)
+    assert phase_times(view(timeline=steps("Research", "2026-11-23T19:40:00Z")), T) == []
     older = view(timeline=steps("Tech Lead Analysis", "2026-11-09T13:00:00Z"))
     assert phase_times(older, T) == []
-    assert timeline_content(older, T).plain == "✓ Tech Lead Analysis  6m 40s"
+    assert timeline_content(older, T).plain == "✓ Tech Lead Analysis    6m 40s"  # (a map's label)
