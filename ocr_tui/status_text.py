@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 
 from rich.cells import cell_len
 
-from ocr_tui.core import display, rounds
+from ocr_tui.core import columns, display, registry, rounds
 from ocr_tui.core.cells import clip_end, clip_words, take
 from ocr_tui.core.cells import elide_middle as _elide_middle
 from ocr_tui.core.states import agent_stale, glyph, session_state
@@ -147,39 +147,52 @@ def row(v: SessionView, now: datetime) -> dict[str, str]:
     }
 
 
-def header(spec: display.Spec) -> str:
+def header(spec: columns.Spec) -> str:
     """The list's column name in upper case (`Needs`: NEEDS); STARTED names its zone."""
     name = spec.header.upper()
     return f"{name} ({zone_name()})" if spec.key == "started" else name
 
 
+def _short_verdict(text: str, width: int) -> str:
+    """A verdict in a VERDICT column planned short: its short form (`CHANGES`), then cut."""
+    return clip_end(columns.short_verdict(text), width)
+
+
 # How a cell is cut when its column is narrower (the id: `display.shorten_id`, below).
-CUTS: dict[str, Callable[[str, int], str]] = {"status": clip_words}
+CUTS: dict[str, Callable[[str, int], str]] = {"status": clip_words, "verdict": _short_verdict}
 
 
-def columns(
+def plan_columns(
     sessions: list[SessionView], now: datetime, width: int | None
-) -> tuple[list[display.Shown], list[dict[str, str]]]:
-    """The columns shown (as the dashboard's list plans them: `display.plan`) and the rows'
-    cells. `width` None: every column that applies, each as wide as its widest cell."""
+) -> tuple[list[columns.Shown], list[dict[str, str]]]:
+    """The columns shown (as the dashboard's list plans them: `columns.plan`, for the same
+    formats and projects) and the rows' cells. `width` None: every column that applies, each
+    as wide as its widest cell."""
     cells = [row(v, now) for v in sessions]
     formats = {v.framework for v in sessions}
+    # A session's project is named only when several are read (one of them, `--session`,
+    # still needs it said): then the column is there.
+    projects = {v.project for v in sessions if v.project}
     natural: dict[str, int] = {}
     for r in cells:
         for key, text in r.items():
             if text != BLANK:
                 natural[key] = max(natural.get(key, 0), cell_len(text))
-    specs = [s for s in display.STATUS_COLUMNS if display.applies(s, formats, natural)]
+    several = 2 if projects else 1
+    specs = [s for s in columns.STATUS_COLUMNS if columns.applies(s, formats, several)]
     labels = {s.key: header(s) for s in specs}
     if width is None:
         widths = {s.key: max([cell_len(labels[s.key])] + [cell_len(r[s.key]) for r in cells])
                   for s in specs}  # fmt: skip
-        return [display.Shown(s.key, labels[s.key], widths[s.key]) for s in specs], cells
+        return [columns.Shown(s.key, labels[s.key], widths[s.key]) for s in specs], cells
     keep = display.ambiguous([r["id"] for r in cells], [r["project"] for r in cells])
     natural["id_core"] = max((cell_len(display.shown_id(r["id"], True, keep)) for r in cells),
                              default=0)  # fmt: skip
+    planned = columns.planned(formats, projects, phase_labels=registry.phase_labels)
     # Columns are GAP apart, the last with none after it.
-    shown = display.plan(specs, natural, width + GAP, labels=labels, padding=GAP, fill=False)
+    shown = columns.plan(
+        specs, natural, width + GAP, labels=labels, planned=planned, padding=GAP, fill=False
+    )
     return shown, cells
 
 
@@ -196,7 +209,7 @@ def table(
     (its day, which STARTED says), then its middle. Then one line per problem, led by the
     problem glyph."""
     now = now or datetime.now(UTC)
-    shown, cells = columns(sessions, now, width)
+    shown, cells = plan_columns(sessions, now, width)
     widest = max((cell_len(r["id"]) for r in cells), default=0)
     keep = display.ambiguous([r["id"] for r in cells], [r["project"] for r in cells])
     rows = [tuple(s.label for s in shown)]

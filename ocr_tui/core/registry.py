@@ -124,6 +124,16 @@ def source_classes() -> tuple[type[Source], ...]:
     return tuple(found.values())
 
 
+@functools.cache
+def phase_labels(framework: str) -> tuple[str, ...]:
+    """The labels a format's phases can have (its Source's `phase_labels`); empty when they
+    are free text or the format is not known."""
+    for cls in source_classes():
+        if cls.framework == framework:
+            return tuple(cls.phase_labels)
+    return ()
+
+
 def markers() -> list[str]:
     """Every format's marker paths (what project discovery looks for)."""
     return [m for cls in source_classes() for m in cls.markers]

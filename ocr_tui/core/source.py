@@ -51,6 +51,9 @@ class Source(ABC):
     framework: ClassVar[str]  # the short key shown in the list and in JSON: "ocr", "code"...
     label: ClassVar[str]  # a human name: "Open Code Review"
     markers: ClassVar[tuple[str, ...]]  # relative paths; the format is used when one exists
+    # The labels its sessions' phases can have, in every workflow (the list plans its Phase
+    # column for the widest from the first frame); empty: free text (the column grows).
+    phase_labels: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, root: Path, *, stall_after: float = DEFAULT_STALL_AFTER) -> None:
         self.root = root

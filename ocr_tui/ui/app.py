@@ -179,12 +179,8 @@ class OcrTuiApp(LiveApp):
                 )
         if problems:  # one notice, however many (each is one line)
             more = f"\n… and {len(problems) - 5} more (see stderr)" if len(problems) > 5 else ""
-            self.notify(
-                "\n".join(problems[:5]) + more,
-                title="Config",
-                severity="warning",
-                markup=False,
-                timeout=10,
+            self.notice(
+                "\n".join(problems[:5]) + more, title="Config", severity="warning", timeout=10
             )
         if prefs.config is not None:
             self.theme_changed_signal.subscribe(self, self._remember_theme)

@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from ocr_tui.core import display, rounds
+from ocr_tui.core import columns, display, rounds
 from ocr_tui.core.display import (  # noqa: F401 (the list's names for them)
     STARTED_ROOM,
     TEXT_CAP,
@@ -34,6 +34,7 @@ from ocr_tui.ui import fmt
 Cell = tuple[tuple[str, str], ...]
 DASH: Cell = (("—", "muted"),)
 BAR_WIDTH = 8  # cells of the phase bar (the longest built-in workflow has 8 phases)
+BAR_CELLS = BAR_WIDTH + 1  # the bar and the space after it, at the start of a phase cell
 TICKING = ("round_time", "elapsed", "activity")  # the only columns time alone changes
 
 
@@ -116,6 +117,21 @@ class PhaseText(Text):
             yield from super().__rich_console__(console, options)
 
 
+class VerdictText(Text):
+    """The verdict cell: in a column planned at the verdicts' short form, the short form
+    (`REQUEST CHANGES` → `CHANGES`, `columns.short_verdict`), in its colour."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.cell_len > options.max_width:
+            short = columns.short_verdict(self.plain)
+            if short != self.plain:
+                style = self.spans[0].style if self.spans else self.style
+                text = Text(short, style=style, no_wrap=True, end="", overflow="ellipsis")
+                yield from text.__rich_console__(console, options)
+                return
+        yield from super().__rich_console__(console, options)
+
+
 def needs_cell(view: SessionView) -> Cell:
     """What needs attention: a gate waiting on you, else the first alert."""
     text = display.needs_text(view)
@@ -139,8 +155,8 @@ BAR_PARTS = 3  # a phase cell's segments that draw its bar
 
 
 def phase_label_width(cell: Cell) -> int:
-    """A phase cell's width without its bar: what the column is planned for (the bar takes
-    only the room no other cell wants: `display.plan`)."""
+    """A phase cell's width without its bar: what the column's cells want (the bar is planned
+    apart: `columns.plan`)."""
     return cell_width(cell[BAR_PARTS:])
 
 

@@ -32,7 +32,7 @@ from datetime import datetime
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ScreenStackError
+from textual.app import ScreenStackError
 from textual.message import Message
 from textual.reactive import var
 from textual.signal import Signal
@@ -46,6 +46,7 @@ from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path, safe
+from ocr_tui.ui.message_board import MessageBoard
 from ocr_tui.ui.messages import (
     HeadersChanged,
     ProjectMissing,
@@ -65,7 +66,7 @@ class ProjectFound(Message):
         self.project = project
 
 
-class LiveApp(App[None]):
+class LiveApp(MessageBoard):
     """The sessions of one project (or of the demo), kept current by a watcher worker."""
 
     PROJECT_POLL_S = 1.0  # without a project: how often to look for one
@@ -195,7 +196,7 @@ class LiveApp(App[None]):
                 self.post_message(SessionsScanned(project, event.sessions, event.sessions_dir))
                 cut = engine.truncation() if isinstance(engine, Workspace) else None
                 if cut:
-                    self.notify(cut, title="Projects", severity="warning", markup=False)
+                    self.notice(cut, title="Projects", severity="warning")
             elif isinstance(event, Changed):
                 self.post_message(
                     SessionsChanged(
@@ -210,13 +211,12 @@ class LiveApp(App[None]):
     @on(Worker.StateChanged)
     def _watcher_failed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == "watcher":
-            self.notify(
+            self.notice(
                 f"Watching stopped: {event.worker.error}. The list is no longer updated; "
                 "restart ocr-tui.",
                 title="File watching failed",
                 severity="error",
                 timeout=30,
-                markup=False,
             )
 
     # -- applying watcher messages ------------------------------------------------------
@@ -272,11 +272,7 @@ class LiveApp(App[None]):
                 found[v.project] = found.get(v.project, 0) + 1
         known.update(v.project for v in changed if v.project)
         for name, n in found.items():
-            self.notify(
-                f"{safe(name, 40)}: {n} session{'s' * (n != 1)}",
-                title="Project found",
-                markup=False,
-            )
+            self.notice(f"{safe(name, 40)}: {n} session{'s' * (n != 1)}", title="Project found")
         return set(found)
 
     def toast_wanted(self, session_id: str) -> bool:
@@ -317,7 +313,7 @@ class LiveApp(App[None]):
         if not self._current(message.project):
             return
         self.polling = True
-        self.notify(message.reason, title="Polling for changes", severity="warning", markup=False)
+        self.notice(message.reason, title="Polling for changes", severity="warning")
 
     def switch_project(self, project: Project, scope: Scope | None = None) -> None:
         """Watch `project` (or the projects of `scope`) instead: every session of the one
@@ -382,11 +378,7 @@ class LiveApp(App[None]):
         if self.project is not None or not self.accepts_found_project():
             return
         self.switch_project(message.project)
-        self.notify(
-            f"Found a project in {display_path(message.project.root)}",
-            title="Watching",
-            markup=False,
-        )
+        self.notice(f"Found a project in {display_path(message.project.root)}", title="Watching")
 
     def accepts_found_project(self) -> bool:
         """May a project that appeared replace "no project" now? (Not while a demo starts.)"""

@@ -52,8 +52,8 @@ VERDICT_COMPACT = 12
 SESSION_MIN = 12
 TONE_VAR = {"good": "success", "bad": "error"}
 TRIAGE_ORDER = {raw: i for i, raw in enumerate(TRIAGE_WORDS)}  # needs_review first
-DESC = "▼"  # the column's natural order: newest, most, A→Z
-ASC = "▲"
+DESC = "▼"  # descending down the table (newest, most, Z→A), as the session list's arrow
+ASC = "▲"  # ascending (oldest, fewest, A→Z)
 
 # Each column's natural order: (key, descending). Rows whose value is unknown go last.
 _KEYS: dict[str, tuple[Callable[[ReviewRow], object], bool]] = {
@@ -102,7 +102,9 @@ class ReviewsQuery:
         return replace(self, sort=column, reverse=False)
 
     def arrow(self) -> str:
-        return ASC if self.reverse else DESC
+        """Which way the values run down the table: ▼ descending, ▲ ascending."""
+        descending = _KEYS.get(self.sort, _KEYS["at"])[1]
+        return DESC if descending != self.reverse else ASC
 
     def label(self) -> str:
         shown = "actionable only" if self.actionable else "all rounds"

@@ -21,6 +21,7 @@ from datetime import UTC, date, datetime
 from rich.cells import cell_len
 from textual.content import Content
 
+from ocr_tui.core import registry
 from ocr_tui.core.cells import pad
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
@@ -106,12 +107,13 @@ class _Columns:
     took: list[str]
     seconds: list[int | None]
     took_w: int  # the duration column (room for a running phase's to grow)
+    label_w: int  # the label column: the widest label, or the widest the format has
 
     def width(self, at: bool, bar: bool) -> int:
         """The widest line: mark, label, (entered,) duration (and bar), with their gaps."""
         if not self.labels:
             return 0
-        width = 2 + max(len(x) for x in self.labels)
+        width = 2 + self.label_w
         at_w = max(len(x) for x in self.entered) if at else 0
         width += 2 + at_w if at_w else 0
         width += 2 + self.took_w if self.took_w else 0
@@ -127,22 +129,32 @@ class _Columns:
         return False, False
 
 
+def label_room(view: SessionView) -> int:
+    """The label column's width for every phase the session's format has (`9 Requirements
+    Mapping`: a map that follows a review widens nothing); 0 when its labels are free text."""
+    labels = registry.phase_labels(view.framework)
+    return 2 + max(len(x) for x in labels) if labels else 0
+
+
 def _columns(view: SessionView, now: datetime) -> _Columns:
     steps = view.timeline
     seconds = [step_seconds(steps, i, now, view.running) for i in range(len(steps))]
     clock_only = one_day(view) is not None
     took = [_took(s, sec) for s, sec in zip(steps, seconds, strict=True)]
     # the duration column: its longest (`skipped` for a skipped phase), room for `59m 59s`
-    # beside a phase that runs (only its duration depends on `now`)
+    # beside a phase that runs (only its duration depends on `now`): held while any phase
+    # has a duration, so the column does not narrow when the run ends
     took_w = max((len(t) for t in took), default=0)
-    if view.running and any(s.state == "current" for s in steps):
+    if took_w or (view.running and any(s.state == "current" for s in steps)):
         took_w = max(took_w, TICKING_ROOM + any(s.approximate for s in steps))
+    labels = [safe_line(f"{s.number} {s.label}") for s in steps]
     return _Columns(
-        labels=[safe_line(f"{s.number} {s.label}") for s in steps],
+        labels=labels,
         entered=[_entered(s, now, clock_only) for s in steps],
         took=took,
         seconds=seconds,
         took_w=took_w,
+        label_w=max([label_room(view), *(cell_len(x) for x in labels)]),
     )
 
 
@@ -185,7 +197,7 @@ def timeline_content(view: SessionView, now: datetime, room: int | None = None) 
     cols = _columns(view, now)
     show_at, show_bar = cols.fit(room)
     labels, entered, took, seconds = cols.labels, cols.entered, cols.took, cols.seconds
-    label_w = max(cell_len(x) for x in labels)
+    label_w = cols.label_w
     at_w = max(len(x) for x in entered) if show_at else 0
     took_w = cols.took_w
     longest = max((s for s in seconds if s), default=0)

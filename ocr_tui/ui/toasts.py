@@ -1,5 +1,6 @@
 """Change toasts: what a batch of changed sessions means to a person watching (a new session, a
-round complete, a new phase, a session stalled or finished), as a few toasts at most. The same
+round complete, a new phase, a session stalled or finished), as a few toasts at most (news, on a
+small terminal said on the message line instead: `ui.message_board`). The same
 events, in the same words, are the `--notify` bell or desktop notifications (`ocr_tui.ui.notify`).
 
 - A change to the session on screen (the one whose screen is open, or the list's highlighted
@@ -129,6 +130,9 @@ class ChangeToasts:
         once, on the UI thread. Textual is pinned; tests/ui/test_toasts.py checks the toasts
         it shows."""
         notes = self.app._notifications
+        mark_news = getattr(self.app, "mark_news", None)
+        if mark_news is not None:  # news, not a reply to a key (`ui.message_board`)
+            mark_news(note)
         if replaces is not None:
             del notes[replaces]
         notes.add(note)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import msgspec
 
+from ocr_tui.core.columns import short_verdict
 from ocr_tui.core.display import coarse_duration
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import SessionView
@@ -42,9 +43,13 @@ def _say(facts: dict, key: str) -> object:
 
 
 def uncut(value: object, full: object) -> object:
-    """A cell cut at its end (`…`) reads as the whole text it is the start of."""
+    """A cell cut at its end (`…`) reads as the whole text it is the start of; a verdict in
+    a column planned short (`CHANGES`) as the verdict it is the short form of."""
     if isinstance(value, str) and isinstance(full, str) and value.endswith("…"):
         if full.startswith(value[:-1].rstrip()):
+            return full
+    if isinstance(value, str) and isinstance(full, str) and value != full:
+        if value == short_verdict(full):
             return full
     return value
 

@@ -13,7 +13,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.engine import Engine, encode_json
@@ -61,7 +60,7 @@ def on_screen(app, sid: str, want: dict) -> str | None:
     pane = screen.query_one(DetailPane)
     if pane.session_id != sid:
         return f"the detail pane shows {pane.session_id}"
-    info = str(pane.query_one("#dp-info", Static).render())
+    info = pane.query_one("#dp-info", Laid).content_at(1000).plain  # one line a fact
     rounds = pane.query_one("#dp-rounds-text", Laid).plain
     review = (want.get("unit") or "").startswith("R")
     number = int(want["unit"][1:]) if review else None

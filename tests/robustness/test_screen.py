@@ -149,13 +149,13 @@ async def test_dashboard_says_when_it_falls_back_to_polling(tmp_path, monkeypatc
     root = make_project(tmp_path / "proj")
     notes: list[str] = []
     app = make_app(find_project(root), clock=clock)
-    real_notify = app.notify
+    real_notice = app.notice  # (news, not a reply to a key: `ui.message_board`)
 
-    def notify(message, **kw):
+    def notice(message, **kw):
         notes.append(str(message))
-        return real_notify(message, **kw)
+        return real_notice(message, **kw)
 
-    monkeypatch.setattr(app, "notify", notify)
+    monkeypatch.setattr(app, "notice", notice)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.polling, what="the polling fallback")
         assert any("No space left on device" in n for n in notes)

@@ -185,6 +185,7 @@ async def loaded(pilot: Pilot) -> None:
     """Wait until the first scan is applied and the table shows it."""
     app = pilot.app
     await wait_until(pilot, lambda: app.status != "loading")
+    await wait_until(pilot, lambda: app.main_screen.query("#sessions"))  # (composed)
     await wait_until(pilot, lambda: app.main_screen.table.row_count == len(app.sessions))
     # start-up shows stand-in rows first: wait until every session is read
     await wait_until(pilot, lambda: all(v.source != "loading" for v in app.sessions.values()))

@@ -141,7 +141,7 @@ async def search_palette(pilot, query: str) -> None:
 
 async def test_polling_fallback_warns_and_marks_the_header(app: OcrTuiApp, monkeypatch) -> None:
     toasts: list[tuple[str, str]] = []
-    monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append((m, kw.get("severity"))))
+    monkeypatch.setattr(app, "notice", lambda m, **kw: toasts.append((m, kw.get("severity"))))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert "polling" not in app.sub_title
@@ -158,7 +158,7 @@ async def test_a_failing_watcher_is_reported_not_fatal(project: Project, monkeyp
     monkeypatch.setattr("ocr_tui.core.watch.watch_project", broken)
     app = make_app(project, clock=fixed_clock)
     toasts: list[str] = []
-    monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
+    monkeypatch.setattr(app, "notice", lambda m, **kw: toasts.append(m))
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: any("disk on fire" in t for t in toasts))
         assert app.is_running

@@ -85,8 +85,9 @@ async def test_enter_round_then_reviewer_then_escape_back(tree: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
         assert app.focused is not None and app.focused.id == "rounds"
+        assert app.focused.cursor_key == "rounds/round-2"  # the current round, as `c` opens
         assert crumbs(app) == f"Sessions › {SID}"
-        await pilot.press("enter")
+        await pilot.press("g", "enter")  # the first round
         await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
         assert app.screen.round_number == 1
         assert crumbs(app) == f"Sessions › {SID} › Round 1"
@@ -189,7 +190,7 @@ async def test_breadcrumb_click_goes_back(tree: Path) -> None:
     app = DrillApp(tree, lambda: SessionScreen(SID))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
-        await pilot.press("enter", "enter")
+        await pilot.press("g", "enter", "enter")
         await doc_ready(pilot, R1_PRINCIPAL)
         # "Sessions › 2026-11-22-feat-auth › Round 1 › principal-1.md": click "Round 1"
         await pilot.click(Breadcrumb, offset=(len(f"Sessions › {SID} › ") + 2, 0))
@@ -289,13 +290,13 @@ async def test_session_changes_refresh_in_place_and_removal_is_shown(tree: Path)
         await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
         screen = app.screen
         rounds = screen.query_one("#rounds")
-        await pilot.press("down")
         assert rounds.cursor_key == "rounds/round-2"  # keyed by directory (round-01, round-1)
+        await pilot.press("up")  # the user's choice: round 1
         write(session_dir / "rounds" / "round-3" / "reviews" / "principal-1.md", "# P\n")
         await app.rescan()
         keys = ["rounds/round-1", "rounds/round-2", "rounds/round-3"]
         await wait_for(pilot, lambda: rounds.row_keys == keys, what="round 3")
-        assert rounds.cursor_key == "rounds/round-2"  # cursor stays put
+        assert rounds.cursor_key == "rounds/round-1"  # stays put (untouched, it follows: R3)
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
         shutil.rmtree(session_dir)

@@ -105,8 +105,8 @@ async def test_round_01_and_round_1_are_two_rows_each_opening_its_own_round(twin
         assert rounds.row_keys == ["rounds/round-1", "rounds/round-01", "rounds/round-2"]
         problems = str(app.screen.query_one("#problems").render())
         assert "rounds/round-01 and rounds/round-1 are both round 1" in problems
-        assert app.focused is rounds
-        await pilot.press("enter")  # round-1
+        assert app.focused is rounds and rounds.cursor_key == "rounds/round-2"  # the current
+        await pilot.press("g", "enter")  # round-1
         await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
         assert round_path(app) == "rounds/round-1"
         assert crumbs(app) == f"Sessions › {SID} › Round 1"

@@ -24,8 +24,8 @@ EVERY = {"ocr", "code", "analysis", "idumb"}
 @pytest.mark.parametrize("formats", [{"ocr"}, {"code"}, EVERY])
 @pytest.mark.parametrize("sort", [("activity", False), ("started", True), ("id", False)])
 def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
-    # An OCR-only list's Agents cells are blank unless agent commands run (issue 13): then the
-    # column comes too (`test_list_agents.py`).
+    # An OCR-only list's Agents cells are blank unless agent commands run (issue 13): the
+    # column is planned all the same (issue 24: columns never come and go with the cells).
     natural = NATURAL if formats != {"ocr"} else NATURAL | {"agents": 0}
     shown = list_layout.plan(formats, natural, width, sort=sort)
     keys = [s.key for s in shown]
@@ -36,7 +36,9 @@ def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
         assert sum(s.width + 2 for s in shown) == width  # the whole width, never more
     marked = [s for s in shown if s.label.endswith(("▲", "▼"))]
     assert [s.key for s in marked] == [sort[0]]
-    assert marked[0].label.endswith("▲" if sort[1] else "▼")
+    # one meaning: ▲ the values ascend down the list (A→Z), ▼ they descend (newest first)
+    ascending = (sort[0] == "id") != sort[1]
+    assert marked[0].label.endswith("▲" if ascending else "▼")
     by_key = {s.key: s for s in shown}
     if width >= 79:
         assert by_key["id"].width >= 24  # a readable id before anything but the sorted one
@@ -45,7 +47,7 @@ def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
     if "ocr" not in formats:
         assert not {"round", "reviewers", "findings", "verdict"} & set(keys)
     if formats == {"ocr"}:
-        assert not {"format", "agents", "needs"} & set(keys)
+        assert not {"format", "needs"} & set(keys)
 
 
 def test_plan_drops_by_rank() -> None:
@@ -58,13 +60,16 @@ def test_plan_drops_by_rank() -> None:
 
 
 def test_the_project_column_comes_with_several_projects_and_stays() -> None:
-    """Blank cells (one project): no column. Several: right after the glyph, kept at every
-    width as the id is (a session is known by both)."""
+    """One project listed: no column. Several: right after the glyph, kept at every width as
+    the id is (a session is known by both), as wide as the longest name listed."""
     several = NATURAL | {"project": 8}
     for width in (60, 79, 260):
-        keys = [s.key for s in list_layout.plan(EVERY, several, width)]
-        assert keys[:3] == ["state", "project", "id"]
-    assert "project" not in [s.key for s in list_layout.plan(EVERY, NATURAL | {"project": 0}, 260)]
+        shown = list_layout.plan(EVERY, several, width, projects=["api", "frontend"])
+        assert [s.key for s in shown][:3] == ["state", "project", "id"]
+        assert shown[1].width >= len("frontend")
+    for projects in ([], ["api"]):
+        keys = [s.key for s in list_layout.plan(EVERY, several, 260, projects=projects)]
+        assert "project" not in keys
 
 
 def _view(framework: str, workflow: str):

@@ -15,6 +15,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.display import id_core, name_order
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.list_cells import elide_id
+from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.headers_bar import HeadersBar
 
 from .builders import fixed_clock, loaded, table_ids, wait_until
@@ -71,13 +72,17 @@ async def test_columns_fit_the_width_and_the_id_keeps_its_end(home, size) -> Non
             assert id_core(sid)[-6:] in line, (size, line)  # the end that tells them apart
             assert elide_id(sid, widths["id"], drop=True) in line
             assert not re.search(r"^.{4}(\d{4}-\d\d-\d\d-|\d{6}-|session-|ses_)", line), line
-        if size == (200, 60):  # everything the formats have, the ids without their prefix
+        if size == (200, 60):  # everything the formats have; the ids without their prefix,
+            # cut only where the room left went to what needs you (an alert of 50 cells)
             assert set(shown) >= {"format", "flow", "round", "reviewers", "findings"}
             assert set(shown) >= {"verdict", "agents", "elapsed", "started"}
-            assert all(id_core(sid) in row_line(app, sid) for sid in app.sessions)
+            cut = [sid for sid in app.sessions if id_core(sid) not in row_line(app, sid)]
+            assert all(len(id_core(sid)) > widths["id"] for sid in cut)
+            assert widths["needs"] >= 20 and not any(s.air for s in table.shown)
         if size == (80, 24):  # the low-priority columns gave way, the rows have room
             assert "started" not in shown and "reviewers" not in shown
-            assert table.size.height >= 10
+            # the rows above the pane's 9 and the message line's one: 8 sessions
+            assert table.size.height >= 9
 
 
 def test_elide_id_drops_the_date_then_the_middle() -> None:
@@ -95,7 +100,10 @@ def test_elide_id_drops_the_date_then_the_middle() -> None:
 
 
 @pytest.mark.parametrize("size", SIZES)
-async def test_detail_panes_side_by_side_or_stacked(home, size) -> None:
+async def test_detail_panes_side_by_side(home, size) -> None:
+    """The detail pane's boxes side by side at every width (the phases only on a wide
+    screen), each its own scroller that Tab reaches; the list as tall as its rows, the pane
+    right under it with the rest: no row between them stays empty (at 80x24, five did)."""
     app = mixed_app(home)
     async with app.run_test(size=size) as pilot:
         await settle(pilot)
@@ -103,20 +111,30 @@ async def test_detail_panes_side_by_side_or_stacked(home, size) -> None:
         phases, rounds, session = (
             screen.query_one(f"#dp-{n}") for n in ("phases", "rounds", "session")
         )
+        assert rounds.region.y == session.region.y  # side by side
+        assert rounds.region.x < session.region.x
+        assert rounds.region.height == session.region.height
+        assert phases.display == (size == (200, 60))
         if size == (80, 24):
             assert screen.has_class("-narrow") and screen.has_class("-short")
-            assert not phases.display
-            assert rounds.region.x == session.region.x  # stacked: one over the other
-            assert rounds.region.width == session.region.width >= 70
-            assert rounds.region.y < session.region.y or not session.region.height
-        else:
-            assert rounds.region.y == session.region.y  # side by side
-            assert rounds.region.x < session.region.x
-            assert phases.display == (size == (200, 60))
-        if size == (200, 60):  # the list takes the rows it needs, the pane the rest
-            table = screen.table
-            assert table.size.height == table.row_count + 1
-            assert screen.query_one("#detail").size.height > 15
+            assert session.region.width == 30 and rounds.region.width == 50
+        table = screen.table
+        pane = screen.query_one(DetailPane)
+        assert pane.region.y == table.region.bottom  # right under the list
+        rows = min(table.row_count + 1, table.size.height)
+        assert table.size.height == rows  # its rows, or all it may have (the pane's rest)
+        assert pane.region.height >= (9 if size == (80, 24) else 15)
+        boxes = [box for box in (phases, rounds, session) if box.display]
+        assert screen.focused is table
+        for box in boxes:  # Tab goes through them, each to scroll with the keys
+            await pilot.press("tab")
+            assert screen.focused is box
+            if box.max_scroll_y:
+                await pilot.press("end")
+                await wait_until(pilot, lambda box=box: box.scroll_y == box.max_scroll_y)
+        assert size != (80, 24) or any(b.max_scroll_y for b in boxes)  # (more than shows)
+        await pilot.press(*["shift+tab"] * len(boxes))
+        assert screen.focused is table
 
 
 async def test_format_header_only_with_its_sessions_in_view(home) -> None:
@@ -169,11 +187,14 @@ async def test_sort_mark_and_reverse(home) -> None:
         await pilot.press("s")  # by start time: its column is shown, even at 80 columns
         assert app.main_screen.sort == "start" and not app.main_screen.reverse
         assert labels()["started"] == "Started (UTC) ▼" and "▼" not in labels()["activity"]
-        await pilot.press("s", "S")  # by name, Z to A
+        await pilot.press("s")  # by name, A to Z: ascending down the list, ▲ as everywhere
         assert labels()["id"] == "Session ▲"
+        assert table_ids(app) == sorted(before, key=name_order)
+        await pilot.press("S")  # Z to A
+        assert labels()["id"] == "Session ▼"
         assert table_ids(app) == sorted(before, key=name_order, reverse=True)
         await pilot.click("#sessions", offset=(6, 0))  # the Session header: reversed again
-        await wait_until(pilot, lambda: labels()["id"] == "Session ▼")
+        await wait_until(pilot, lambda: labels()["id"] == "Session ▲")
         assert table_ids(app) == sorted(before, key=name_order)
 
 
@@ -269,7 +290,7 @@ async def test_each_column_means_one_thing(home) -> None:
         await pilot.pause()
         labels = {s.key: s.label for s in table.shown}
         assert labels["round_time"] == "Round time"
-        assert "needs" not in labels and "agents" not in labels and "format" not in labels
+        assert "needs" not in labels and "format" not in labels  # (Agents: OCR's agents)
         assert cell("2026-03-10-feat-auth", "round_time") == "20m"
 
 

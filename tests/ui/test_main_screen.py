@@ -77,7 +77,7 @@ async def test_vim_keys_move_the_cursor_and_the_detail_follows(app: OcrTuiApp) -
         await pilot.press("G")
         assert table.highlighted_id == BY_ACTIVITY[-1]
         await wait_until(pilot, lambda: detail.session_id == BY_ACTIVITY[-1])
-        info = str(detail.query_one("#dp-info", Static).render())
+        info = detail.query_one("#dp-info").plain
         assert "Problems" in info and "✗ state.json" in info  # what is wrong with it
         await pilot.press("g")
         assert table.highlighted_id == BY_ACTIVITY[0]

@@ -16,7 +16,7 @@ async def test_sort_filter_theme_and_problems_apply(project, monkeypatch) -> Non
         theme="textual-light", sort="name", filter="closed", problems=("config x: colour: bad",)
     )
     app = make_app(project, clock=fixed_clock, prefs=prefs)
-    monkeypatch.setattr(app, "notify", lambda message, **kw: shown.append(str(message)))
+    monkeypatch.setattr(app, "notice", lambda message, **kw: shown.append(str(message)))
     async with app.run_test(size=SIZE) as pilot:
         # not `loaded`: the list shows the closed sessions alone
         await wait_until(pilot, lambda: app.sessions and not app.unread)
@@ -32,7 +32,7 @@ async def test_sort_filter_theme_and_problems_apply(project, monkeypatch) -> Non
 async def test_an_unknown_theme_says_so(project, monkeypatch) -> None:
     shown: list[str] = []
     app = make_app(project, clock=fixed_clock, prefs=Prefs(theme="\x1b[31mnope"))
-    monkeypatch.setattr(app, "notify", lambda message, **kw: shown.append(str(message)))
+    monkeypatch.setattr(app, "notice", lambda message, **kw: shown.append(str(message)))
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         assert app.theme != "nope"

@@ -161,9 +161,9 @@ async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypa
         assert sorted(table_ids(app)) == ["web/2026-03-09-landing-page", "web/2026-03-10-feat-auth"]
         notices: list[str] = []
         toasts: list[str] = []
-        real_notify = app.notify
+        real_notice = app.notice  # (news, not a reply to a key: `ui.message_board`)
         monkeypatch.setattr(
-            app, "notify", lambda m, **kw: notices.append(str(m)) or real_notify(m, **kw)
+            app, "notice", lambda m, **kw: notices.append(str(m)) or real_notice(m, **kw)
         )
         monkeypatch.setattr(app._toasts, "post", lambda note, *_: toasts.append(str(note.message)))
         staged = make_project(home / "staging" / "api")  # made whole, then moved in at once

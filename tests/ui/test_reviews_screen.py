@@ -87,9 +87,10 @@ async def test_reviews_by_keys(project: Project) -> None:
             "2026-03-10-feat-auth", "2026-03-10-feat-auth", "2026-03-10-fix-cache",
             "2026-03-09-main",
         ]  # fmt: skip
+        assert count(app).endswith("sort: session ▲")  # ascending (A→Z), as in the list
         await pilot.press("S")
         assert rows(app)[0][0] == "2026-03-09-main"
-        assert count(app).endswith("sort: session ▲")
+        assert count(app).endswith("sort: session ▼")
 
         await pilot.press("s", "s", "s")  # round → verdict → blockers, most first
         assert screen.query_state.sort == "blockers"

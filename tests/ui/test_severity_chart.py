@@ -128,9 +128,11 @@ async def test_the_session_screen_follows_the_rounds_cursor_and_the_round_screen
         await pilot.pause()
         screen = app.screen
         pane = screen.query_one("#severity-pane")
-        # round 1 under the cursor (the Rounds table has the focus): high, medium, low, at
-        # the session's scale (round 2's 7 medium findings are the full 20 cells)
-        assert pane.display and pane.border_title == "Round 1 by severity"
+        # the current round (2) under the cursor as the screen opens; up: round 1's, high,
+        # medium, low, at the session's scale (round 2's 7 medium findings are 20 cells)
+        assert pane.display and pane.border_title == "Round 2 by severity"
+        await pilot.press("k")
+        await wait_until(pilot, lambda: pane.border_title == "Round 1 by severity")
         one = chart_of(screen)
         assert one == ["critical 0", "high     1 ██▉", "medium   1 ██▉", "low      1 ██▉",
                        "info     0"]  # fmt: skip
@@ -170,8 +172,7 @@ def test_snapshot_session_severity_chart(project: Project, snap_compare) -> None
         await loaded(pilot)
         pilot.app.open_session(AUTH)
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        await pilot.press("j")  # round 2 under the cursor
-        await pilot.pause()
+        await pilot.pause()  # round 2 under the cursor: the current round, as it opens
 
     assert snap_compare(
         make_app(project, clock=fixed_clock), terminal_size=(120, 40), run_before=run_before
@@ -185,7 +186,7 @@ def test_snapshot_round_severity_chart(project: Project, snap_compare) -> None:
         await loaded(pilot)
         pilot.app.open_session(AUTH)
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
-        await pilot.press("enter")
+        await pilot.press("g", "enter")  # round 1
         await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundScreen))
         await pilot.pause()
 

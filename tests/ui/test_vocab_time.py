@@ -160,6 +160,7 @@ def test_the_timeline_says_how_long_and_when_in_one_form():
         started_at="2026-11-23T19:30:00Z", updated_at=None, last_activity=None, stalled=False,
         elapsed=Elapsed(since="2026-11-23T19:30:00Z", seconds=None, running=True),
         current_round=None, rounds=[], current_map_run=None, map_runs=[], problems=[], path="/x",
+        framework="code",  # (OCR's labels column has room for its widest phase's: see below)
     )  # fmt: skip
     text = timeline_content(SessionView(timeline=steps, **base), NOW).plain
     assert [line.rstrip() for line in text.splitlines()] == [
@@ -173,3 +174,5 @@ def test_the_timeline_says_how_long_and_when_in_one_form():
     narrower = timeline_content(SessionView(timeline=steps, **base), NOW, room=24).plain
     assert narrower.splitlines()[0].rstrip() == "✓ 1 Context          2m 10s"  # no time
     assert not OTHER_FORMS.search(text)
+    ocr = timeline_content(SessionView(timeline=steps, **(base | {"framework": "ocr"})), NOW)
+    assert ocr.plain.splitlines()[0].rstrip() == "✓ 1 Context               19:30   2m 10s █▋"

@@ -36,6 +36,7 @@ LOG_LINES = 50  # errors.log entries kept
 class AnalysisSource(Source):
     framework = "analysis"
     label = "Scientific analysis"
+    phase_labels = (*(label for _, label in A.PHASES), "Complete")
     markers = (PRIMARY,)
 
     def __init__(self, root: Path, *, tmp_dir: Path | str | None = None, **kwargs) -> None:

@@ -31,6 +31,7 @@ DOC_DEPTH = 2  # subdirectory levels searched for markdown files
 class CodeWorkflowSource(Source):
     framework = "code"
     label = "Code workflow"
+    phase_labels = (*(label for _, label in C.PHASES), "Complete")
     markers = (os.path.join(*DOCS),)
 
     def __init__(self, root: Path, **kwargs) -> None:

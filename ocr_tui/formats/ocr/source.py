@@ -23,6 +23,7 @@ from ocr_tui.formats.ocr.db_findings import read_all_findings
 from ocr_tui.formats.ocr.derive import completed_rounds, derive_session, heartbeat_due
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
+from ocr_tui.formats.ocr.phases import MAP_PHASES, REVIEW_PHASES
 from ocr_tui.formats.ocr.tally import tally_rounds
 
 MAX_FINGERPRINT = 4096  # entries of a session's tree stat'ed for its fingerprint; more: none
@@ -45,6 +46,7 @@ class OcrSource(Source):
     framework = "ocr"
     label = "Open Code Review"
     markers = (".ocr",)
+    phase_labels = tuple(label for _, label in REVIEW_PHASES + MAP_PHASES)
     # Its derivation is a function of the session's files and ocr.db alone, and `expires` of
     # the view alone: worker processes may derive it (`ocr_tui.core.pool`).
     pool_safe = True

@@ -23,6 +23,7 @@ from textual.widgets import Static
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.style import MARK_STYLE, STATE_STYLE
+from ocr_tui.ui.widgets.message_line import MessageLine
 
 KEY_STYLE = "bold $text-accent"
 SECTION_STYLE = "bold $text-primary"
@@ -330,6 +331,7 @@ class HelpScreen(ModalScreen[None]):
             dialog.border_subtitle = "Esc closes"
             with VerticalScroll(id="help-body"):
                 yield Static(self.content, id="help-text")
+        yield MessageLine()  # over the screen's own: the same place, above the footer
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._wrap)

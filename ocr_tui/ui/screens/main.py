@@ -12,6 +12,7 @@ from __future__ import annotations
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Vertical
 from textual.widgets import Header, Input
 
 from ocr_tui.core.view import SessionView
@@ -28,6 +29,27 @@ from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.table_search import SearchBox
+
+
+class ListBody(Vertical):
+    """The list and the detail pane, in what the bars above and the footer leave: the list as
+    tall as its rows, at most what leaves the pane its min-height (app.tcss); the pane the
+    rest. Its height changes only with the screen's, or a bar shown (the search)."""
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        panes = self.query_children(DetailPane)
+        tables = self.query_children(SessionTable)
+        if not self.size.height or not panes or not tables:
+            return  # (not composed yet)
+        pane = panes.first().styles.min_height
+        keep = int(pane.value) if pane is not None and pane.is_cells else 0
+        tables.first().styles.max_height = max(MIN_LIST_ROWS, self.size.height - keep)
+
+
+MIN_LIST_ROWS = 4  # the header and three sessions, however short the screen
 
 
 class MainScreen(ListKeys):
@@ -53,9 +75,10 @@ class MainScreen(ListKeys):
             placeholder=f"Search {SEARCHED} · Enter keeps it · Esc clears",
             id="search",
         )
-        yield SessionTable(id="sessions")
-        yield EmptyState(id="empty")
-        yield DetailPane(id="detail")
+        with ListBody(id="body"):
+            yield SessionTable(id="sessions")
+            yield EmptyState(id="empty")
+            yield DetailPane(id="detail")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def on_mount(self) -> None:
@@ -131,10 +154,11 @@ class MainScreen(ListKeys):
             self.refresh_bindings()
         query = self.list_query
         views = query.apply(self.app.sessions.values())
-        # The columns are those of the formats the list can show (not only of the rows
-        # the search leaves), so typing a search does not move them.
+        # The columns are those of the formats and projects the list can show (not only of
+        # the rows the search leaves), so typing a search does not move them.
         scope = formats if self.format == "all" else [self.format]
-        self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse))
+        listed = projects if self.project == "all" else [self.project]
+        self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
         self.table.sync(views, self.app.now(), resort=not self.app.unread)
         bar = self.query_one(FilterBar)
         bar.show(

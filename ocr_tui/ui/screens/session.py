@@ -81,6 +81,7 @@ from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.notes_pane import NotesPane
+from ocr_tui.ui.widgets.rounds_pane import RoundsPane
 
 
 @router.route(SessionTarget)
@@ -158,20 +159,7 @@ class SessionScreen(DrilldownScreen):
             with Vertical(id="session-right"):
                 yield FormatPanes(id="format-panes")
                 yield AgentsPane(id="agents-pane", classes="dd-pane")
-                with Vertical(id="rounds-pane", classes="dd-pane") as pane:
-                    pane.border_title = "Rounds"
-                    pane.border_subtitle = ROUNDS_KEY
-                    trend = Static(id="rounds-trend")
-                    trend.styles.padding = (0, 1)  # in line with the table's first column
-                    yield trend
-                    rounds = FitTable(
-                        ROUND_COLUMNS, flex=("verdict", "bar"), wrap=("verdict", "bar"), id="rounds"
-                    )
-                    # The cells' colours (the severity bar, the verdict) stay on the cursor
-                    # row: the cursor gives the row its background only.
-                    rounds.cursor_foreground_priority = "renderable"
-                    yield rounds
-                    yield Static("No review rounds yet.", id="rounds-empty", classes="dd-empty")
+                yield RoundsPane(id="rounds-pane", classes="dd-pane")
                 with Vertical(id="severity-pane", classes="dd-pane") as pane:
                     pane.border_title = "By severity"
                     pane.border_subtitle = CHART_KEY
@@ -295,8 +283,10 @@ class SessionScreen(DrilldownScreen):
         if has_events != self._has_events:  # `l` follows the events there are
             self._has_events = has_events
             self.refresh_bindings()
+        # The left column widens when it must (a document with a longer name), never narrows
+        # back until a resize: the rounds beside it do not re-wrap as the run goes on.
         left = left_width(view, now, left_limit(self.size.width))
-        if left != self._left_width:
+        if left > self._left_width:
             self._left_width = left
             self._arrange()
         problems = self.query_one("#problems-pane")
@@ -339,17 +329,7 @@ class SessionScreen(DrilldownScreen):
             pane.border_subtitle = TIMELINE_KEY if approximate else ""
 
     def _render_rounds(self, view: SessionView) -> None:
-        table = self.query_one("#rounds", FitTable)
-        table.set_labels(round_labels(view))
-        rows = round_rows(view, self._style)
-        table.sync_rows(rows)
-        table.display = bool(rows)
-        trend = trend_content(view)
-        self.query_one("#rounds-trend", Static).update(trend or "")
-        self.query_one("#rounds-trend").display = trend is not None
-        review = view.workflow == "review" and view.framework == "ocr"
-        self.query_one("#rounds-empty").display = not rows and review
-        self.query_one("#rounds-pane").display = bool(rows) or review
+        self.query_one(RoundsPane).show(view, self._style)
         self._render_severity(view)
 
     def _render_severity(self, view: SessionView) -> None:

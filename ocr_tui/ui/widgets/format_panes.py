@@ -12,7 +12,7 @@ in `…` instead of a horizontal scrollbar, and take back their width when there
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -135,7 +135,12 @@ class FitTable(DrillTable):
     room, each is as wide as its widest cell; short of room, they share it fairly (each keeps
     `min_flex`). A flexible column in `wrap` wraps at words instead (a word longer than the
     column ends in `…`) and its rows are as tall as that needs: nothing is cut while the
-    table has room below. Cells must be `Text` (as in every DrillTable)."""
+    table has room below. Cells must be `Text` (as in every DrillTable).
+
+    `hold`: a table that holds still while its rows change (issue 24): a column never narrows
+    back when its widest cell goes (its widths are the most seen), and `least` plans columns
+    whose values come from a known set at the widest of them from the first row (a verdict
+    column for `NEEDS DISCUSSION`), so a cell that arrives re-wraps nothing."""
 
     DEFAULT_CSS = """
     FitTable {
@@ -153,11 +158,15 @@ class FitTable(DrillTable):
         id: str | None = None,
         classes: str | None = None,
         show_header: bool = True,
+        hold: bool = False,
+        least: Mapping[str, int] | None = None,
     ) -> None:
         super().__init__(columns, id=id, classes=classes, show_header=show_header)
         self._flex = tuple(flex)
         self._wrap = tuple(k for k in wrap if k in self._flex)
         self._min_flex = min_flex
+        self._hold = hold
+        self._least = dict(least or {})
         self._natural: dict[str, int] = {}
         self._longest_word: dict[str, int] = {}  # of each `wrap` column's cells
 
@@ -175,23 +184,45 @@ class FitTable(DrillTable):
                     cells[i] = cell
             shown.append((key, cells))
         show_header = self.show_header
+        held = self._natural if self._hold else {}
         self._natural = {
             key: max(
-                [cell_len(label) if show_header else 0]
+                [cell_len(label) if show_header else 0, self._least.get(key, 0), held.get(key, 0)]
                 + [_width(cells[i]) for _, cells in shown if i < len(cells)]
             )
             for i, (key, label) in enumerate(self._column_spec)
         }
+        held = self._longest_word if self._hold else {}
         self._longest_word = {
             key: max(
-                (len(word) for _, cells in shown if i < len(cells) for word in _plain(cells[i])),
-                default=0,
+                [held.get(key, 0)]
+                + [len(word) for _, cells in shown if i < len(cells) for word in _plain(cells[i])]
             )
             for i, (key, _label) in enumerate(self._column_spec)
             if key in self._wrap
         }
         super().sync_rows(shown)
+        if self._hold:
+            self._fit_columns()
         self.fit()
+
+    def _fit_columns(self, *, force: bool = False) -> None:
+        """A table that holds still: each column as wide as the widest cell it has held."""
+        if not self._hold:
+            super()._fit_columns(force=force)
+            return
+        changed = False
+        for key, _label in self._column_spec:
+            column = self.columns.get(ColumnKey(key))
+            want = self._natural.get(key, 0)
+            if column is not None and column.content_width < want:
+                column.content_width = want
+                changed = True
+        if changed or force:
+            self._clear_caches()
+            self._update_dimensions([])
+            self._update_count += 1
+            self.refresh()
 
     def set_labels(self, labels: dict[str, str]) -> None:
         """Header labels that change with the width or the data (`Blockers` → `Blk`), measured

@@ -21,6 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
+from ocr_tui.ui.widgets.message_line import MessageLine
+
 ALWAYS = frozenset({"help", "quit"})  # action names shown at any width
 BACK = frozenset({"back", "escape"})
 PALETTE_EXTRA = 2  # the palette key's left border and right padding
@@ -64,6 +66,14 @@ class KeyFooter(Footer):
         super().__init__(**kwargs)
         self._laid_out_at = 0
         self._composed: tuple | None = None  # what the keys shown were composed from
+
+    def on_mount(self) -> None:
+        # The message line comes with the footer, above it: on a small terminal the app's
+        # notifications are said there, not over the content (`ui.message_board`).
+        parent = self.parent
+        if parent is not None and not parent.query_children(MessageLine):
+            parent.mount(MessageLine(), before=self)
+            self.call_after_refresh(self.app._refresh_notifications)
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width

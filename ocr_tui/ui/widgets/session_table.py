@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
+from ocr_tui.core import columns
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.list_cells import (
@@ -26,10 +27,11 @@ from ocr_tui.ui.list_cells import (
     IdFit,
     IdText,
     PhaseText,
+    VerdictText,
     clock_cells,
-    is_blank,
     phase_label_width,
     row_cells,
+    text_width,
 )
 from ocr_tui.ui.widgets.planned_table import PlannedTable
 
@@ -118,7 +120,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
             del self._views[sid], self._cells[sid]
             self._ticking.discard(sid)
             self._painter.forget(sid)
-        wider = self._remeasure() if removed else False
+        # (a row that goes takes no room back: the columns hold still until a resize)
+        wider = False
         deadline = time.perf_counter() + self.SLICE_S
         backlog = False
         added: list[str] = []
@@ -167,8 +170,10 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         groups = [cells["project"][0][0] for cells in self._cells.values()]
         if not self._ids.update(ids, groups):
             return False
-        self._natural["id_core"] = self._ids.core
         self.clear_drawn()
+        if self._ids.core <= self._natural.get("id_core", 0):
+            return False  # the ids are drawn anew; their column keeps its room
+        self._natural["id_core"] = self._ids.core
         return True
 
     def _remeasure(self) -> bool:
@@ -176,17 +181,15 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._natural["id_core"] = self._ids.core
         return changed
 
-    def _measure(self, cells: dict[str, Cell]) -> bool:
-        """Also the phase's widest label without its bar (`phase_label`): the plan makes room
-        for the labels, the bar only gets room no cell wants."""
-        changed = super()._measure(cells)
-        phase = cells.get("phase")
-        if phase is not None and not is_blank(phase):
-            width = phase_label_width(phase)
-            if width > self._natural.get("phase_label", 0):
-                self._natural["phase_label"] = width
-                changed = True
-        return changed
+    def cell_room(self, key: str, cell: Cell) -> int:
+        """A phase cell wants its label's room: its bar is planned apart (`columns.plan`); a
+        known verdict its short form's (`REQUEST CHANGES` reads `CHANGES` in a column planned
+        short: its full form is planned, never grown for)."""
+        if key == "phase":
+            return phase_label_width(cell)
+        if key == "verdict":
+            return text_width(columns.short_verdict(cell[0][0]))
+        return super().cell_room(key, cell)
 
     def _add_backlog(self) -> None:
         self._backlog_due = False
@@ -266,7 +269,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         return style
 
     def _cell_text(self, sid: str, key: str, cell: Cell) -> Text:
-        text = IdText() if key == "id" else PhaseText() if key == "phase" else Text()
+        text = {"id": IdText, "phase": PhaseText, "verdict": VerdictText}.get(key, Text)()
         for part, style in cell:
             text.append(part, self._style(style))
         text.no_wrap = True
