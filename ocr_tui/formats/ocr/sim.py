@@ -104,19 +104,25 @@ class Simulator:
         self.history_ids: list[str] = []
         self._files = Files(self.root)
         self._store: JsonStore | DbStore | None = None
-        self._loops = 0
+        self._loops, self._live_n = 0, 1
         self._live_id = self._pick_id(self.live_branch)
 
     @property
     def live_session_id(self) -> str:
         return self._live_id
 
-    def _pick_id(self, branch: str) -> str:
-        day, n, cand = self.now.strftime("%Y-%m-%d"), 1, branch
-        while (self._files.sessions / f"{day}-{cand}").exists():
+    def _pick_id(self, branch: str, first: int = 1) -> str:
+        """`{day}-{branch}` (number 1), else `{branch}-2`, `-3`…: the first free from number
+        `first` on, kept as the live session's number (a loop's next asks for one past it)."""
+        day, n = self.now.strftime("%Y-%m-%d"), first
+
+        def name(n: int) -> str:
+            return f"{day}-{branch}" if n == 1 else f"{day}-{branch}-{n}"
+
+        while (self._files.sessions / name(n)).exists():
             n += 1
-            cand = f"{branch}-{n}"
-        return f"{day}-{cand}"
+        self._live_n = n
+        return name(n)
 
     def setup(self) -> None:
         """Create `.ocr/sessions/` and the closed history sessions (once)."""
@@ -191,7 +197,8 @@ class Simulator:
             if not loop:
                 return
             self._loops += 1
-            self._live_id = self._pick_id(f"{self.live_branch}-{self._loops + 1}")
+            # the next number, not a suffix on this one's (`-2`, `-3`, `-4`; was `-2-2`)
+            self._live_id = self._pick_id(self.live_branch, self._live_n + 1)
 
 
 def build_history(
