@@ -406,7 +406,8 @@ def test_never_writes_outside_root(tmp_path: Path) -> None:
     root.mkdir()
     play(make(root, "ocr.db"))
     assert [p.name for p in tmp_path.iterdir()] == ["project"]
-    assert [p.name for p in root.iterdir()] == [".ocr"]
+    # .ocr, and the project files its findings point at (tests/test_simulate_project.py)
+    assert sorted(p.name for p in root.iterdir()) == [".ocr", "docs", "src", "tests"]
     files = simulate._Files(root)
     with pytest.raises(ValueError):
         files.write(root / ".ocr" / ".." / "escape.md", "x", START)

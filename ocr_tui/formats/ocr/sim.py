@@ -1,6 +1,7 @@
 """Play a realistic OCR run into a directory, as OCR's agents and `ocr state` CLI write it.
 
-`Simulator(root).run()` creates `<root>/.ocr/` with a few closed history sessions, then one
+`Simulator(root).run()` creates `<root>/.ocr/` with a few closed history sessions (and, beside
+it, the project's source files the findings point at: `sim_project`), then one
 live review session that walks the 8 review phases twice (round 1 REQUEST CHANGES, round 2
 APPROVE), runs a map, and closes. State goes to `state.json` (OCR <= 1.4 schema) or
 `.ocr/data/ocr.db` (OCR >= 1.5, sql.js-style whole-file rewrite). Every write is a temp file
@@ -24,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ocr_tui.formats.ocr import sim_scenario as S
+from ocr_tui.formats.ocr.sim_project import write_project_files
 from ocr_tui.formats.ocr.sim_store import DbStore, Files, JsonStore, make_store, to_json
 
 STORES = ("state.json", "ocr.db")
@@ -130,6 +132,7 @@ class Simulator:
             return
         files = self._files
         files.sessions.mkdir(parents=True, exist_ok=True)
+        write_project_files(self.root, self.now)  # the files the findings point at
         self._store = store = make_store(files, self.store_kind)
         store.autosave, files.touch_dirs = False, False
         rng = random.Random(f"ocr-sim/{self.seed}/history")
