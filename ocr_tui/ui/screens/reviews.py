@@ -97,15 +97,16 @@ class ReviewsScreen(Screen):
     ]
     # fmt: on
 
-    def __init__(self) -> None:
+    def __init__(self, start_at: str | None = None) -> None:
         super().__init__()
         self.query_state = ReviewsQuery()
         self.rows: list[ReviewRow] = []
         self._labels: dict[str, str] = {}
+        self._start_at = start_at  # a session: the cursor starts on its latest round
 
     @classmethod
-    def for_target(cls, _target: ReviewsTarget) -> ReviewsScreen:
-        return cls()
+    def for_target(cls, target: ReviewsTarget) -> ReviewsScreen:
+        return cls(target.session_id)
 
     @property
     def target(self) -> ReviewsTarget:
@@ -135,7 +136,12 @@ class ReviewsScreen(Screen):
         if theme_signal is not None:
             theme_signal.subscribe(self, lambda _theme: self.refresh_rows())
         self.refresh_rows()
-        self.query_one("#reviews", FitTable).focus()
+        table = self.query_one("#reviews", FitTable)
+        table.focus()
+        mine = [r for r in self.shown if r.session_id == self._start_at]
+        if mine:  # `r` on a session: the cursor on its latest round
+            latest = max(mine, key=lambda r: r.number)
+            table.move_cursor(row=table.row_keys.index(latest.key), animate=False)
 
     def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
         self.refresh_rows()

@@ -105,6 +105,13 @@ class SessionScreen(DrilldownScreen):
             id="session.events",
             tooltip="What OCR recorded as the session ran: phases, rounds, closing (ocr.db)",
         ),  # fmt: skip
+        Binding(
+            "r",
+            "reviews",
+            "Reviews",
+            id="session.reviews",
+            tooltip="Every round of every OCR session, at this session's latest",
+        ),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
     # Below 32 lines the severity chart gives way (the Rounds table's By severity column
