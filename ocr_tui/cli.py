@@ -407,7 +407,9 @@ def _dispatch(argv: list[str] | None) -> int:
             return no_such_directory(given)
     scan = getattr(args, "scan", None)
     if getattr(args, "depth", None) is not None and scan is None:
-        parser.error("--depth N goes with --scan DIR (how deep under DIR to look for projects)")
+        parser.command_parser(args.command).error(
+            "--depth N goes with --scan DIR (how deep under DIR to look for projects)"
+        )
     if hasattr(args, "depth") and args.depth is None:
         args.depth = DEFAULT_DEPTH
     if scan is not None and not os.path.isdir(scan):

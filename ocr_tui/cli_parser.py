@@ -112,11 +112,32 @@ def _only(p: argparse.ArgumentParser) -> None:
     )
 
 
-def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+class Parser(argparse.ArgumentParser):
+    """`ocr-tui`'s parser: what a command's parser leaves unread (`status --bogus`,
+    `findings A B`) is that command's usage error, with its usage line, not `ocr-tui`'s
+    (argparse hands a subparser's leftovers up to the top, which printed its own usage)."""
+
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        known, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.command_parser(getattr(known, "command", None)).error(
+                f"unrecognized arguments: {' '.join(extras)}"
+            )
+        return known
+
+    def command_parser(self, command: str | None) -> argparse.ArgumentParser:
+        """The parser of `command` (its usage, its errors), else this one."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+                return action.choices[command]
+        return self
+
+
+def build_parser(command: str | None = None) -> Parser:
     """Every command's parser; given `command`, the others are listed (for `--help` and the
     choice of command) without their options, which only their own modules know: `status`'s
     and `findings`' are read only when those run."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ocr-tui",
         description="A live terminal dashboard for Open Code Review sessions (and the code"
         " workflow, scientific analysis and iDumb formats).",

@@ -25,9 +25,10 @@ if TYPE_CHECKING:
 
 
 async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
-    """Write the project's sessions, then every change to them, one JSON object a line. With
-    several projects (`scope.several`), a `projects` line first and whenever the list of
-    projects changes (`--scan`), and each session names its `project`."""
+    """Write the project's headers (always; `[]` when none), its sessions, then every change to
+    them, one JSON object a line. With several projects (`scope.several`), a `projects` line
+    first and whenever the list of projects changes (`--scan`), and each session names its
+    `project`."""
     from ocr_tui.core.display import local_id
     from ocr_tui.core.engine import encode_json
     from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
@@ -49,7 +50,9 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
         return not only or sid in only or own.get(sid) in only
 
-    headers_seen: object = 0
+    # None: the first event says the headers whatever they are (`[]`), as README promises; an
+    # engine's version starts at 0, so one project without project-level state had said none
+    headers_seen: object = None
     projects_seen: list | None = None  # (an empty list is said too: none found yet)
     async for ev in watch_project(engine, poll=args.poll):
         if isinstance(engine, Workspace) and (refs := engine.refs()) != projects_seen:

@@ -406,7 +406,8 @@ def test_never_writes_outside_root(tmp_path: Path) -> None:
     root.mkdir()
     play(make(root, "ocr.db"))
     assert [p.name for p in tmp_path.iterdir()] == ["project"]
-    assert [p.name for p in root.iterdir()] == [".ocr"]
+    # .ocr, and the project files its findings point at (tests/test_simulate_project.py)
+    assert sorted(p.name for p in root.iterdir()) == [".ocr", "docs", "src", "tests"]
     files = simulate._Files(root)
     with pytest.raises(ValueError):
         files.write(root / ".ocr" / ".." / "escape.md", "x", START)
@@ -472,6 +473,32 @@ def test_live_id_avoids_existing_session(tmp_path: Path) -> None:
     assert sim.live_session_id == "2026-03-10-feat-live-review-2"
     steps = play(sim)
     assert {s.session_id for s in steps} == {"2026-03-10-feat-live-review-2"}
+
+
+def looped_ids(root: Path, sessions: int) -> list[str]:
+    """The live sessions' ids a `--loop` run plays, in order, until `sessions` have begun."""
+    sim = Simulator(root, start=START, speed=math.inf, history=0)
+    stop, ids = threading.Event(), []
+
+    def seen(step: SimStep) -> None:
+        if step.session_id not in ids:
+            ids.append(step.session_id)
+        if len(ids) > sessions:
+            stop.set()
+
+    sim._run(stop=stop, loop=True, on_step=seen)
+    return [i.removeprefix("2026-03-10-feat-live-review") for i in ids[:sessions]]
+
+
+def test_a_loop_numbers_its_sessions_in_order(tmp_path: Path) -> None:
+    """Issue 24: `simulate --loop` named its runs `-2`, then `-2-2`, then `-3`."""
+    assert looped_ids(tmp_path / "a", 4) == ["", "-2", "-3", "-4"]
+    b = tmp_path / "b"
+    (sessions_dir(b) / "2026-03-10-feat-live-review").mkdir(parents=True)
+    assert looped_ids(b, 4) == ["-2", "-3", "-4", "-5"]
+    # played again into the same project: on from the last one there (-6, begun when the
+    # first run stopped)
+    assert looped_ids(b, 2) == ["-7", "-8"]
 
 
 def test_main_prints_one_line_per_step(tmp_path: Path, capsys) -> None:

@@ -116,7 +116,7 @@ class SessionCommands(_Commands):
                 out.append(
                     (f"Findings: {fmt.safe(view.id, 60)} round {latest.number}",
                      partial(app.open_target, target),
-                     "The findings of its latest round (key F on a session or round)")
+                     "The findings of its latest round (key F on the list, a session or round)")
                 )  # fmt: skip
             if view.events:
                 out.append(

@@ -35,6 +35,7 @@ from ocr_tui.ui.navigation import (
     DocumentTarget,
     Navigator,
     Open,
+    ReviewsTarget,
     SessionListTarget,
     SessionTarget,
     Target,
@@ -173,7 +174,14 @@ class DrilldownScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "step":
             return self.steps()
+        if action == "reviews":  # a session with review rounds: the Reviews view lists them
+            view = self.view
+            return view is not None and bool(view.rounds)
         return True
+
+    def action_reviews(self) -> None:
+        """`r`: the Reviews view, its cursor on this session's latest round."""
+        self.post_message(Open(ReviewsTarget(session_id=self.session_id)))
 
     def steps(self) -> bool:
         """Do `[`/`]` lead anywhere from this place? Not from a document that belongs to no
@@ -185,6 +193,8 @@ class DrilldownScreen(Screen):
         """Why a key hidden by `check_action` does nothing (the app shows it when pressed)."""
         if action == "step" and not self.steps():
             return "This document belongs to no round or map run: [ and ] have nowhere to go."
+        if action == "reviews":
+            return "This session has no review round: r opens the Reviews view at its latest."
         return None
 
     def action_crumb(self, index: int) -> None:

@@ -360,9 +360,9 @@ def when(value: str | datetime | None, now: datetime, room: str = "full") -> str
     return f"{absolute} ({relative})" if room == "full" else absolute
 
 
-# A blank that is no whitespace to Rich's wrapping (it breaks at U+00A0 too): words joined by
-# it wrap as one (`2 critical`, never `2` / `critical`) in a DataTable cell.
-KEEP_TOGETHER = "\u2800"
+# NO-BREAK SPACE: words joined by it wrap as one (`2 critical`, never `2` / `critical`) in a
+# FitTable's cells, which draw it as a space (`ui.phrases`: Rich alone would break at it).
+KEEP_TOGETHER = "\u00a0"
 
 
 def one_day(values: Sequence[str | None]) -> date | None:

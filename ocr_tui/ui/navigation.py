@@ -48,7 +48,11 @@ class RoundTarget(Target):
 
 @dataclass(frozen=True)
 class ReviewsTarget(Target):
-    """Every review round of every session: the Reviews view (`r` on the list)."""
+    """Every review round of every session: the Reviews view (`r` on the list; `r` on a
+    session: its cursor on that session's latest round)."""
+
+    # where the cursor starts; not part of the place (the view is the same)
+    session_id: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -44,12 +44,33 @@ SORT_NAMES = {
     "suggestions": "suggestions",
     "triage": "triage",
 }
-# Below COMPACT_BELOW columns: short count labels, the date as "3d ago".
-COMPACT_BELOW = 100
 COMPACT_LABELS = {"blockers": "Blk", "should_fix": "Fix", "suggestions": "Sug"}
 VERDICT_MAX = 18
 VERDICT_COMPACT = 12
 SESSION_MIN = 12
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How much the columns say: the counts' labels in words or short (`Blk`), the date's
+    form (`cell`: `Nov 27 16:20`; `ago`: `16h ago`; `age`: `16h`, under `Age`), and where a
+    verdict is cut."""
+
+    short_labels: bool = False
+    date: str = "cell"
+    verdict_max: int = VERDICT_MAX
+
+
+# Most said first: the table shows the first whose columns leave the session SESSION_MIN
+# (`choose_layout`). The date is shortened before the verdict is cut: at 80 columns the
+# Verdict column said `REQUEST CHA…` beside a date with room to spare (issue 24).
+LAYOUTS = (
+    Layout(),
+    Layout(short_labels=True),
+    Layout(short_labels=True, date="ago"),
+    Layout(short_labels=True, date="age"),
+    Layout(short_labels=True, date="age", verdict_max=VERDICT_COMPACT),
+)
 TONE_VAR = {"good": "success", "bad": "error"}
 TRIAGE_ORDER = {raw: i for i, raw in enumerate(TRIAGE_WORDS)}  # needs_review first
 DESC = "▼"  # descending down the table (newest, most, Z→A), as the session list's arrow
@@ -76,11 +97,14 @@ class ReviewsQuery:
     sort: str = "at"
     reverse: bool = False  # against the column's natural order
     project: str = "all"  # with several projects: one's name, or all
+    search: str = ""  # `/`: every word of it is in the row (`matches`)
 
     def apply(self, rows: Sequence[ReviewRow]) -> list[ReviewRow]:
         kept = [r for r in rows if r.actionable] if self.actionable else list(rows)
         if self.project != "all":
             kept = [r for r in kept if r.project == self.project]
+        if self.search.strip():
+            kept = [r for r in kept if matches(r, self.search)]
         key, descending = _KEYS.get(self.sort, _KEYS["at"])
         known = [r for r in kept if key(r) is not None]
         unknown = [r for r in kept if key(r) is None]
@@ -110,7 +134,21 @@ class ReviewsQuery:
         shown = "actionable only" if self.actionable else "all rounds"
         if self.project != "all":
             shown += f" · project: {safe_line(self.project)}"
+        if self.search.strip():
+            shown += f' · "{safe_line(self.search.strip())}"'
         return f"{shown} · sort: {SORT_NAMES.get(self.sort, self.sort)} {self.arrow()}"
+
+
+SEARCHED = "sessions, branches, rounds, verdicts and triage"
+
+
+def matches(row: ReviewRow, text: str) -> bool:
+    """The `/` search: every word of `text` is in the row's session id, branch, round (`R2`),
+    verdict (`in progress` without one) or triage (case-insensitive)."""
+    hay = " ".join(
+        [row.session_id, row.branch, f"R{row.number}", verdict_text(row), triage_text(row.triage)]
+    ).casefold()
+    return all(word in hay for word in text.casefold().split())
 
 
 def count_text(shown: int, total: int, query: ReviewsQuery) -> str:
@@ -118,13 +156,16 @@ def count_text(shown: int, total: int, query: ReviewsQuery) -> str:
     return f"{shown} of {total} review{'s' * (total != 1)} · {query.label()}"
 
 
-def labels(query: ReviewsQuery, now: datetime, compact: bool) -> dict[str, str]:
-    """Every column's header: short words when compact, the zone on the date, the sort mark."""
+def labels(query: ReviewsQuery, now: datetime, layout: Layout = LAYOUTS[0]) -> dict[str, str]:
+    """Every column's header: short words or not (`layout`), the zone on an absolute date,
+    `Age` over ages, the sort mark."""
     out = {}
     for key, label in COLUMNS:
-        label = COMPACT_LABELS.get(key, label) if compact else label
-        if key == "at" and not compact:
+        label = COMPACT_LABELS.get(key, label) if layout.short_labels else label
+        if key == "at" and layout.date == "cell":
             label = f"Date ({fmt.zone_name(now)})"
+        elif key == "at" and layout.date == "age":
+            label = "Age"
         if key == query.sort:
             label = f"{label} {query.arrow()}"
         out[key] = label
@@ -147,16 +188,66 @@ def session_text(row: ReviewRow) -> str:
     return sid
 
 
-def verdict_text(row: ReviewRow, compact: bool = False) -> str:
+def verdict_text(row: ReviewRow, most: int = VERDICT_MAX) -> str:
     if row.verdict:
-        return fmt.clip_cells(safe_line(row.verdict), VERDICT_COMPACT if compact else VERDICT_MAX)
+        return fmt.clip_cells(safe_line(row.verdict), most)
     return fmt.ROUND_STATES["open"] if row.running else "—"
 
 
-def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool) -> list[Text]:
+def date_text(row: ReviewRow, now: datetime, form: str = "cell") -> str:
+    """When the round ended (`Layout.date`'s form), `~` before a file's time, `—` unknown."""
+    if form == "age":
+        at = fmt.when(row.at, now, "ago").removesuffix(" ago")
+        at = "now" if at == "just now" else at
+    else:
+        at = fmt.when(row.at, now, form)
+    if not at:
+        return "—"
+    return f"~{at}" if row.approximate else at  # from a file's time, as the phases' guesses
+
+
+def _steady(row: ReviewRow) -> tuple[str, ...]:
+    """The cells every layout writes alike: round, the three counts, triage."""
+    counts = (row.blockers, row.should_fix, row.suggestions)
+    return (
+        f"R{row.number}",
+        *("—" if n is None else str(n) for n in counts),
+        triage_text(row.triage),
+    )
+
+
+def choose_layout(
+    rows: Sequence[ReviewRow], query: ReviewsQuery, now: datetime, width: int
+) -> Layout:
+    """The first of LAYOUTS whose columns (each as wide as its widest cell or label, one cell
+    of padding each side) leave the session column SESSION_MIN of the table's `width`."""
+    if width <= 0:  # not laid out yet
+        return LAYOUTS[0]
+
+    def widest(texts) -> int:
+        return max(map(cell_len, texts), default=0)
+
+    steady = [widest(col) for col in zip(*map(_steady, rows), strict=True)] or [0] * 5
+    fixed = dict(
+        zip(("round", "blockers", "should_fix", "suggestions", "triage"), steady, strict=True)
+    )
+    dates = {form: widest(date_text(r, now, form) for r in rows) for form in ("cell", "ago", "age")}
+    verdicts = {n: widest(verdict_text(r, n) for r in rows) for n in (VERDICT_MAX, VERDICT_COMPACT)}
+    for layout in LAYOUTS:
+        heads = labels(query, now, layout)
+        cells = fixed | {"verdict": verdicts[layout.verdict_max], "at": dates[layout.date]}
+        others = sum(2 + max(cell_len(heads[k]), n) for k, n in cells.items())
+        if width - others - 2 >= SESSION_MIN:
+            return layout
+    return LAYOUTS[-1]
+
+
+def review_cells(
+    row: ReviewRow, now: datetime, style: ThemeStyle, layout: Layout = LAYOUTS[0]
+) -> list[Text]:
     muted = style("foreground-muted")
     tone = TONE_VAR.get(fmt.verdict_tone(row.verdict))
-    verdict = Text(verdict_text(row, compact), style=style(tone) if tone else Style())
+    verdict = Text(verdict_text(row, layout.verdict_max), style=style(tone) if tone else Style())
     if not row.verdict:
         verdict.stylize(muted)
     blockers = Text(
@@ -172,9 +263,7 @@ def review_cells(row: ReviewRow, now: datetime, style: ThemeStyle, compact: bool
         triage.stylize(style("warning"))
     elif not row.triage:
         triage.stylize(muted)
-    at = fmt.when(row.at, now, "ago" if compact else "cell") or "—"
-    if row.approximate and row.at:  # from a file's time: `~`, as the phases' guessed times
-        at = f"~{at}"
+    at = date_text(row, now, layout.date)
     return [
         Text(session_text(row)),
         Text(f"R{row.number}"),

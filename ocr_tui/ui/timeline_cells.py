@@ -34,6 +34,15 @@ BAR = 6  # the longest phase's bar, in cells
 EIGHTHS = " ▏▎▍▌▋▊▉"
 APPROX = "~"  # a time guessed from file times, not recorded
 TIMELINE_KEY = f"{APPROX} approximate (from file times) · bar: time against the longest phase"
+# The pane's legend, longest first: the first that fits its border is shown (`timeline_key`).
+KEYS_WITH_BAR = (
+    TIMELINE_KEY,
+    f"{APPROX} from file times · bar: time against the longest phase",
+    f"{APPROX} from file times · bar: vs the longest phase",
+    f"{APPROX} from file times · bar: vs longest",
+)
+KEYS_ALONE = (f"{APPROX} approximate (from file times)", f"{APPROX} from file times")
+BORDER = 6  # a border title's frame: `╰─ ` and ` ─╯`
 
 
 def step_marks(view: SessionView) -> list[str]:
@@ -186,6 +195,20 @@ def timeline_title(view: SessionView, now: datetime, room: int | None = None) ->
     day = fmt.day_text(one_day(view), now)
     on = f" {day}" if day else ""
     return f"{head} · entered{on} ({fmt.zone_name(now)}) · took"
+
+
+def timeline_key(view: SessionView, now: datetime, room: int | None, pane_width: int) -> str:
+    """The pane's legend in a pane `pane_width` columns wide (its timeline `room` columns):
+    what applies (the `~` when a time is approximate; then the bar, when drawn), in the
+    longest words that fit the border whole; "" when no time is approximate (the `?` screen
+    lists every marker)."""
+    if not any(s.approximate for s in view.timeline):
+        return ""
+    cols = _columns(view, now)
+    drawn = cols.fit(room)[1] and any(cols.seconds)
+    fits = pane_width - BORDER
+    keys = (KEYS_WITH_BAR if drawn else ()) + KEYS_ALONE
+    return next((k for k in keys if cell_len(k) <= fits), "")
 
 
 def timeline_content(view: SessionView, now: datetime, room: int | None = None) -> Content:

@@ -227,6 +227,34 @@ def test_usage_errors_exit_2(argv, tmp_path, capsys):
     assert code == 2 and out == "" and "error:" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "command", "unread"),
+    [
+        (["status", "--bogus"], "status", "--bogus"),
+        (["findings", "A", "B"], "findings", "B"),
+        (["watch", "--bogus"], "watch", "--bogus"),
+        (["simulate", "DIR", "--bogus"], "simulate", "--bogus"),
+        (["serve", "--bogus"], "serve", "--bogus"),
+        (["completion", "bash", "--bogus"], "completion", "--bogus"),
+        (["demo", "--bogus"], "demo", "--bogus"),
+        (["dashboard", "--bogus"], "dashboard", "--bogus"),
+        (["--bogus"], "dashboard", "--bogus"),  # no command: the dashboard's options
+        (["status", "--depth", "3"], "status", None),  # cli.py's own usage error
+    ],
+    ids=lambda a: " ".join(a) if isinstance(a, list) else None,
+)
+def test_a_command_s_usage_error_prints_its_own_usage(argv, command, unread, tmp_path, capsys):
+    """Issue 24: `status --bogus` printed `usage: ocr-tui [-h] [--version] COMMAND ...`, the
+    top level's, where the command's options are what the user needs to see."""
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(f"usage: ocr-tui {command} "), err
+    last = err.splitlines()[-1]
+    assert last.startswith(f"ocr-tui {command}: error: "), last
+    if unread:
+        assert last.endswith(f"unrecognized arguments: {unread}")
+
+
 def test_no_project_and_unknown_session_exit_2(tmp_path, capsys):
     code, _, err = run(capsys, "status", str(tmp_path))
     assert code == 2 and len(err.splitlines()) == 1

@@ -328,6 +328,7 @@ def test_watch_of_several_projects_streams_a_projects_line(two):
         "type": "projects",
         "projects": [{"name": "api", "path": str(api)}, {"name": "web", "path": str(web)}],
     }
+    assert lines[1] == {"type": "headers", "headers": []}  # then the headers, as with one
     assert sum(d["type"] == "projects" for d in lines) == 1
     assert sorted((s["id"], s["project"]) for s in snapshots(lines)) == [
         (f"api/{SID}", "api"),
@@ -338,9 +339,22 @@ def test_watch_of_several_projects_streams_a_projects_line(two):
 
 def test_watch_of_one_project_streams_as_before(two):
     lines, _ = watch_lines([str(two[1])], lambda ls: len(snapshots(ls)) >= 2)
+    # the headers first, `[]` when no format has project-level state (issue 24: with one
+    # project there was no headers line at all, as README says there is)
+    assert lines[0] == {"type": "headers", "headers": []}
+    assert sum(d["type"] == "headers" for d in lines) == 1
     assert all(d["type"] != "projects" for d in lines)
     assert sorted(s["id"] for s in snapshots(lines)) == [OTHER, SID]
     assert all("project" not in s for s in snapshots(lines))
+
+
+def test_watch_says_the_headers_first_while_waiting_too(tmp_path):
+    (tmp_path / ".ocr").mkdir()  # no sessions directory yet
+    lines, _ = watch_lines([str(tmp_path)], lambda ls: len(ls) >= 2)
+    assert lines[:2] == [
+        {"type": "headers", "headers": []},
+        {"type": "waiting", "path": str(tmp_path / ".ocr" / "sessions")},
+    ]
 
 
 FAST_SCAN = (  # the scan walked again at every tick, a tick every 0.1 s

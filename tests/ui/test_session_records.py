@@ -14,6 +14,7 @@ from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
+from ocr_tui.ui.fmt import KEEP_TOGETHER
 from ocr_tui.ui.screens.events import EventsScreen
 from ocr_tui.ui.screens.round import RoundScreen
 from ocr_tui.ui.screens.session import SessionScreen
@@ -116,7 +117,7 @@ def column(app, table_id: str, key: str) -> list[str]:
     """The column's cells as read (a blank that keeps a phrase together is a space)."""
     t = app.screen.query_one(table_id, FitTable)
     cells = [t.get_cell(k, key).plain for k in t.row_keys] if t.display else []
-    return [c.replace("\u2800", " ") for c in cells]
+    return [c.replace(KEEP_TOGETHER, " ") for c in cells]
 
 
 async def open_auth(pilot: Pilot) -> SessionScreen:

@@ -59,7 +59,7 @@ async def test_the_bar_says_its_counts_and_the_border_its_markers(tmp_path: Path
         await wait_for(pilot, lambda: shown(app))
         table = app.screen.query_one("#rounds", FitTable)
         first, second = table.get_row_at(0), table.get_row_at(1)
-        spaced = [row[BAR].plain.replace("\u2800", " ") for row in (first, second)]
+        spaced = [row[BAR].plain.replace(fmt.KEEP_TOGETHER, " ") for row in (first, second)]
         assert spaced == ["██████████ 1 critical 2 high 1 low 1 info", "████······ 1 medium 1 low"]
         # Round 2 has no synthesis yet: round 1's eight not raised again are pending, not resolved
         assert second[0].plain == f"2 {CURRENT}" and second[2].plain == "2 +1 ?8"

@@ -1,6 +1,7 @@
 """Play a realistic OCR run into a directory, as OCR's agents and `ocr state` CLI write it.
 
-`Simulator(root).run()` creates `<root>/.ocr/` with a few closed history sessions, then one
+`Simulator(root).run()` creates `<root>/.ocr/` with a few closed history sessions (and, beside
+it, the project's source files the findings point at: `sim_project`), then one
 live review session that walks the 8 review phases twice (round 1 REQUEST CHANGES, round 2
 APPROVE), runs a map, and closes. State goes to `state.json` (OCR <= 1.4 schema) or
 `.ocr/data/ocr.db` (OCR >= 1.5, sql.js-style whole-file rewrite). Every write is a temp file
@@ -24,6 +25,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from ocr_tui.formats.ocr import sim_scenario as S
+from ocr_tui.formats.ocr.sim_project import write_project_files
 from ocr_tui.formats.ocr.sim_store import DbStore, Files, JsonStore, make_store, to_json
 
 STORES = ("state.json", "ocr.db")
@@ -104,19 +106,25 @@ class Simulator:
         self.history_ids: list[str] = []
         self._files = Files(self.root)
         self._store: JsonStore | DbStore | None = None
-        self._loops = 0
+        self._loops, self._live_n = 0, 1
         self._live_id = self._pick_id(self.live_branch)
 
     @property
     def live_session_id(self) -> str:
         return self._live_id
 
-    def _pick_id(self, branch: str) -> str:
-        day, n, cand = self.now.strftime("%Y-%m-%d"), 1, branch
-        while (self._files.sessions / f"{day}-{cand}").exists():
+    def _pick_id(self, branch: str, first: int = 1) -> str:
+        """`{day}-{branch}` (number 1), else `{branch}-2`, `-3`…: the first free from number
+        `first` on, kept as the live session's number (a loop's next asks for one past it)."""
+        day, n = self.now.strftime("%Y-%m-%d"), first
+
+        def name(n: int) -> str:
+            return f"{day}-{branch}" if n == 1 else f"{day}-{branch}-{n}"
+
+        while (self._files.sessions / name(n)).exists():
             n += 1
-            cand = f"{branch}-{n}"
-        return f"{day}-{cand}"
+        self._live_n = n
+        return name(n)
 
     def setup(self) -> None:
         """Create `.ocr/sessions/` and the closed history sessions (once)."""
@@ -124,6 +132,7 @@ class Simulator:
             return
         files = self._files
         files.sessions.mkdir(parents=True, exist_ok=True)
+        write_project_files(self.root, self.now)  # the files the findings point at
         self._store = store = make_store(files, self.store_kind)
         store.autosave, files.touch_dirs = False, False
         rng = random.Random(f"ocr-sim/{self.seed}/history")
@@ -191,7 +200,8 @@ class Simulator:
             if not loop:
                 return
             self._loops += 1
-            self._live_id = self._pick_id(f"{self.live_branch}-{self._loops + 1}")
+            # the next number, not a suffix on this one's (`-2`, `-3`, `-4`; was `-2-2`)
+            self._live_id = self._pick_id(self.live_branch, self._live_n + 1)
 
 
 def build_history(

@@ -46,6 +46,7 @@ FILE_POOL = (
 )
 
 MAX_PER_REVIEWER = 5
+SOURCE_LINES = 400  # each FILE_POOL file's length (sim_project); no finding's line is past it
 
 
 @dataclass(frozen=True)
@@ -296,7 +297,7 @@ def _carry(rng: random.Random, previous: list[Finding], block: bool) -> list[Fin
         if id(p) in fixed or (p.severity == "critical" and not block):
             continue
         shift = rng.randint(-4, 15)
-        start = max(1, p.start + shift)
+        start = min(max(1, p.start + shift), SOURCE_LINES - (p.end - p.start))
         sev = p.severity
         if sev not in ("critical", "info") and rng.random() < 0.2:
             sev = SEVERITIES[_rank(sev) + 1]  # partly addressed

@@ -16,11 +16,12 @@ from textual.containers import Vertical
 from textual.widgets import Header, Input
 
 from ocr_tui.core.view import SessionView
+from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.list_layout import SORT_COLUMN
 from ocr_tui.ui.listing import ListQuery, formats_of, projects_of
-from ocr_tui.ui.navigation import Open, SessionTarget
+from ocr_tui.ui.navigation import FindingsTarget, Open, SessionTarget
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.empty_state import EmptyState
 from ocr_tui.ui.widgets.filter_bar import FilterBar
@@ -57,11 +58,20 @@ class MainScreen(ListKeys):
     AUTO_FOCUS = "SessionTable"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-medium"), (140, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (32, "-tall"), (50, "-very-tall")]
-    BINDINGS: list[Binding] = []  # ListKeys' keys
+    # ListKeys' keys, then:
+    BINDINGS: list[Binding] = [
+        Binding(
+            "F",
+            "latest_findings",
+            "Findings",
+            tooltip="The highlighted session's latest findings",
+        ),
+    ]
 
     _refresh_due = False
     _had_sessions = False  # whether the list's keys applied at the last refresh of bindings
     _formats_seen = (0, 0)  # how many formats and projects the bindings were refreshed for
+    _has_round: bool | None = None  # whether the highlighted session had a round (`F`)
 
     app: Dashboard  # (typing only) what this screen reads of the app
 
@@ -92,8 +102,34 @@ class MainScreen(ListKeys):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in LIST_ACTIONS and (self.app.project is None or not self.app.sessions):
             return False  # nothing to filter, sort or search (yet)
+        if action == "latest_findings":  # OCR sessions only; dimmed on one without a round
+            if not any(v.framework == "ocr" for v in self.app.sessions.values()):
+                return False
+            return True if self._highlighted_rounds() else None
         allowed = self.list_check(action)
         return True if allowed is None else allowed
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if action == "latest_findings":
+            return no_findings_reason(self._highlighted_view())
+        return super().explain_disabled(action, parameters)
+
+    def _highlighted_view(self) -> SessionView | None:
+        sid = self.table.highlighted_id if self.table.display else None
+        return self.app.sessions.get(sid) if sid else None
+
+    def _highlighted_rounds(self) -> bool:
+        view = self._highlighted_view()
+        return view is not None and bool(view.rounds)
+
+    def action_latest_findings(self) -> None:
+        """`F`: the highlighted session's latest round's findings."""
+        view = self._highlighted_view()
+        if view is None or not view.rounds:
+            self.notify(no_findings_reason(view), severity="warning", markup=False)
+            return
+        latest = view.rounds[-1]
+        self.post_message(Open(FindingsTarget(view.id, latest.number, latest.path)))
 
     # -- keeping up with the data -------------------------------------------------------
 
@@ -196,6 +232,10 @@ class MainScreen(ListKeys):
         sid = self.table.highlighted_id
         view = self.app.sessions.get(sid) if sid else None
         self.query_one(DetailPane).show(view, self.app.now())
+        has_round = self._highlighted_rounds()
+        if has_round != self._has_round:  # `F` follows the highlighted session
+            self._has_round = has_round
+            self.refresh_bindings()
 
     @on(SessionTable.RowHighlighted)
     def _highlighted(self) -> None:
@@ -234,3 +274,15 @@ class MainScreen(ListKeys):
         self.set_focus(self.table)
         self._show_detail()
         return found
+
+
+def no_findings_reason(view: SessionView | None) -> str:
+    """Why `F` on the list has nothing to open for the highlighted session."""
+    if view is None:
+        return "No session is highlighted: F opens one's latest round's findings."
+    if view.framework != "ocr":
+        label = fmt.framework_label(view.framework)
+        return f"{label} sessions have no review rounds: F has nothing to open."
+    if view.workflow == "map":
+        return "This map session has no review round: F has nothing to open."
+    return "This session has no review round yet: F has nothing to open."

@@ -4,9 +4,11 @@ the user's triage (OCR's dashboard records it in ocr.db) and when the round comp
 
 The rows are `core.reviews.review_rows` of the app's sessions, computed again whenever
 `sessions_signal` says some changed (no IO: the views are in memory). Keys: `a` shows the
-actionable rounds only (no verdict yet, or triaged needs review / in progress), `s` sorts by
-the next column and `S` reverses (a click on a header sorts by it, again: reverses), Enter
-opens the round, Esc goes back.
+actionable rounds only (no verdict yet, or triaged needs review / in progress), `/` searches
+(as the list and the findings: Enter keeps it, Esc clears it), `s` sorts by the next column and
+`S` reverses (a click on a header sorts by it, again: reverses), Enter opens the round, Esc
+goes back. The columns say as much as the width allows (`reviews_cells.choose_layout`): the
+date is shortened before a verdict is cut.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core.reviews import ReviewRow, review_rows
 from ocr_tui.core.view import SessionView
@@ -39,8 +41,9 @@ from ocr_tui.ui.navigation import (
 )
 from ocr_tui.ui.reviews_cells import (
     COLUMNS,
-    COMPACT_BELOW,
+    SEARCHED,
     ReviewsQuery,
+    choose_layout,
     count_text,
     fit_sessions,
     labels,
@@ -51,6 +54,7 @@ from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
+from ocr_tui.ui.widgets.table_search import SearchBox
 
 RECORDS_CSS = Path(__file__).parent.parent / "records.tcss"
 CRUMBS: list[tuple[str, Target | None]] = [("Sessions", SessionListTarget()), ("Reviews", None)]
@@ -71,6 +75,11 @@ class ReviewsScreen(Screen):
             tooltip="Only the rounds that want you: no verdict yet, or triaged needs review "
             "or in progress; again: every round",
         ),
+        # priority: the box has focus before the next key is dispatched (`/auth⏎` typed fast)
+        Binding(
+            "slash", "search", "Search", id="reviews.search", priority=True,
+            tooltip=f"Search {SEARCHED}; Enter keeps it, Esc clears it",
+        ),
         Binding(
             "s", "cycle_sort", "Sort", id="reviews.sort",
             tooltip="Next column: date → session → round → verdict → blockers → should-fix → "
@@ -81,19 +90,23 @@ class ReviewsScreen(Screen):
             "p", "cycle_project", "Project", id="reviews.project",
             tooltip="All projects → each project → … (with several projects)",
         ),
-        Binding("escape", "back", "Back", id="reviews.back", tooltip="Back to the session list"),
+        Binding(
+            "escape", "escape", "Back", id="reviews.back",
+            tooltip="Clear the search if there is one, else back to the session list",
+        ),
     ]
     # fmt: on
 
-    def __init__(self) -> None:
+    def __init__(self, start_at: str | None = None) -> None:
         super().__init__()
         self.query_state = ReviewsQuery()
         self.rows: list[ReviewRow] = []
         self._labels: dict[str, str] = {}
+        self._start_at = start_at  # a session: the cursor starts on its latest round
 
     @classmethod
-    def for_target(cls, _target: ReviewsTarget) -> ReviewsScreen:
-        return cls()
+    def for_target(cls, target: ReviewsTarget) -> ReviewsScreen:
+        return cls(target.session_id)
 
     @property
     def target(self) -> ReviewsTarget:
@@ -104,6 +117,13 @@ class ReviewsScreen(Screen):
         yield crumbs
         yield Static(Content.styled("Reviews across sessions", "bold"), classes="dd-title")
         yield Static(id="reviews-count", classes="dd-meta")
+        search = SearchBox(
+            select_on_focus=False,
+            placeholder=f"Search {SEARCHED} · Enter keeps it · Esc clears",
+            id="reviews-search",
+        )
+        search.display = False  # hidden until `/`: the table has the first focus
+        yield search
         with Vertical(id="reviews-pane", classes="dd-pane") as pane:
             pane.border_title = "Rounds"
             yield FitTable(COLUMNS, flex=("session",), min_flex=12, id="reviews")
@@ -116,7 +136,12 @@ class ReviewsScreen(Screen):
         if theme_signal is not None:
             theme_signal.subscribe(self, lambda _theme: self.refresh_rows())
         self.refresh_rows()
-        self.query_one("#reviews", FitTable).focus()
+        table = self.query_one("#reviews", FitTable)
+        table.focus()
+        mine = [r for r in self.shown if r.session_id == self._start_at]
+        if mine:  # `r` on a session: the cursor on its latest round
+            latest = max(mine, key=lambda r: r.number)
+            table.move_cursor(row=table.row_keys.index(latest.key), animate=False)
 
     def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
         self.refresh_rows()
@@ -135,16 +160,16 @@ class ReviewsScreen(Screen):
         self.rows = review_rows(v for v in sessions.values() if v.framework == "ocr")
         shown = self.shown
         now = self.app.now()
-        compact = 0 < self.size.width < COMPACT_BELOW
         table = self.query_one("#reviews", FitTable)
-        heads = labels(self.query_state, now, compact)
+        # the pane's border and padding, and a scrollbar when the rows overflow
+        width = self.size.width - 4 - (1 if len(shown) > max(self.size.height - 10, 1) else 0)
+        layout = choose_layout(shown, self.query_state, now, width if self.size.width else 0)
+        heads = labels(self.query_state, now, layout)
         if heads != self._labels:
             self._labels = heads
             table.set_labels(heads)
         style = partial(theme_style, self)
-        cells = [review_cells(r, now, style, compact) for r in shown]
-        # the pane's border and padding, and a scrollbar when the rows overflow
-        width = self.size.width - 4 - (1 if len(shown) > max(self.size.height - 10, 1) else 0)
+        cells = [review_cells(r, now, style, layout) for r in shown]
         cells = fit_sessions(cells, heads, width, [r.project for r in shown])
         table.sync_rows([(r.key, c) for r, c in zip(shown, cells, strict=True)])
         table.display = bool(shown)
@@ -154,6 +179,8 @@ class ReviewsScreen(Screen):
         empty.display = not shown
         if not self.rows:
             empty.update(Content("No review rounds yet: OCR sessions of the review workflow."))
+        elif self.query_state.search.strip():
+            empty.update(Content("No round matches the search (Esc clears it)."))
         else:
             empty.update(Content("No round needs you now (a: every round)."))
 
@@ -176,7 +203,37 @@ class ReviewsScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cycle_project":  # one project: nothing to choose
             return self.query_state.project != "all" or len(self.projects()) > 1
+        if action == "search" and isinstance(self.focused, Input):
+            return False  # a `/` typed into the search box is text
         return True
+
+    def action_search(self) -> None:
+        box = self.query_one("#reviews-search", SearchBox)
+        box.display = True
+        self.set_focus(box)  # at once (focus() waits a turn): the next key goes in the box
+
+    @on(Input.Changed, "#reviews-search")
+    def _search_changed(self, event: Input.Changed) -> None:
+        self._set_query(replace(self.query_state, search=event.value))
+        if not event.input.has_focus:  # `/auth⏎` typed fast: the text came in after Enter
+            event.input.display = bool(event.value.strip())
+
+    def action_keep_search(self) -> None:
+        """Enter (or ↓) in the search box: keep the search, back to the table."""
+        box = self.query_one("#reviews-search", SearchBox)
+        box.display = bool(box.value.strip())
+        self.query_one("#reviews", FitTable).focus()
+
+    def action_escape(self) -> None:
+        """Esc: clear the search if there is one (or the box is open), else go back."""
+        box = self.query_one("#reviews-search", SearchBox)
+        if box.display or box.value:
+            box.value = ""
+            box.display = False
+            self._set_query(replace(self.query_state, search=""))
+            self.query_one("#reviews", FitTable).focus()
+            return
+        self.action_back()
 
     def action_cycle_project(self) -> None:
         q = self.query_state

@@ -69,10 +69,10 @@ from ocr_tui.ui.severity_chart import (
 )
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
-    TIMELINE_KEY,
     left_limit,
     left_width,
     timeline_content,
+    timeline_key,
     timeline_title,
 )
 from ocr_tui.ui.widgets.agents_pane import AgentsPane
@@ -106,6 +106,13 @@ class SessionScreen(DrilldownScreen):
             id="session.events",
             tooltip="What OCR recorded as the session ran: phases, rounds, closing (ocr.db)",
         ),  # fmt: skip
+        Binding(
+            "r",
+            "reviews",
+            "Reviews",
+            id="session.reviews",
+            tooltip="Every round of every OCR session, at this session's latest",
+        ),
     ]
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
     # Below 32 lines the severity chart gives way (the Rounds table's By severity column
@@ -325,8 +332,10 @@ class SessionScreen(DrilldownScreen):
             self._last_timeline = timeline
             self.query_one("#timeline", Static).update(timeline)
             pane.border_title = timeline_title(view, now, room)
-            approximate = any(step.approximate for step in view.timeline)
-            pane.border_subtitle = TIMELINE_KEY if approximate else ""
+        # the legend that fits the pane (wide: the left column; stacked: the body's width, a
+        # column of it for the scrollbar)
+        width = room + 4 if room is not None else self.size.width - 1
+        pane.border_subtitle = timeline_key(view, now, room, width)
 
     def _render_rounds(self, view: SessionView) -> None:
         self.query_one(RoundsPane).show(view, self._style)

@@ -26,7 +26,8 @@ from textual.widget import Widget
 from textual.widgets.data_table import ColumnKey
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt
+from ocr_tui.ui import fmt, phrases
+from ocr_tui.ui.phrases import Phrases
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
@@ -177,10 +178,11 @@ class FitTable(DrillTable):
         shown = []
         for key, cells in rows:
             cells = list(cells)
-            for i in flex:
-                if i < len(cells) and isinstance(cells[i], Text):
-                    cell = cells[i].copy()
-                    cell.no_wrap, cell.overflow = i not in wrap, "ellipsis"
+            for i, cell in enumerate(cells):
+                if isinstance(cell, Text) and (i in flex or fmt.KEEP_TOGETHER in cell.plain):
+                    cell = Phrases.of(cell)  # a copy; its phrases wrap whole, drawn with spaces
+                    if i in flex:
+                        cell.no_wrap, cell.overflow = i not in wrap, "ellipsis"
                     cells[i] = cell
             shown.append((key, cells))
         show_header = self.show_header
@@ -314,7 +316,7 @@ class FitTable(DrillTable):
 
 
 def _plain(cell: object) -> list[str]:
-    return (cell.plain if isinstance(cell, Text) else str(cell)).split()
+    return phrases.words(cell.plain if isinstance(cell, Text) else str(cell))
 
 
 def _width(cell: object) -> int:
