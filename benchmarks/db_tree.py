@@ -53,9 +53,7 @@ _NOTE_TARGETS = {
 
 def _clone(con: sqlite3.Connection, copies: int) -> None:
     """Add `copies - 1` clones of every seed row (copy 0 is the seed itself)."""
-    span = {
-        t: con.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {t}").fetchone()[0] for t in _REFS
-    }
+    span = {t: con.execute(f"SELECT COALESCE(MAX(rowid), 0) FROM {t}").fetchone()[0] for t in _REFS}
     con.execute("CREATE TEMP TABLE k (k INTEGER PRIMARY KEY)")
     con.executemany("INSERT INTO k VALUES (?)", [(k,) for k in range(1, copies)])
     for table, (ints, texts) in _REFS.items():
@@ -72,8 +70,7 @@ def _clone(con: sqlite3.Connection, copies: int) -> None:
                 exprs.append(f"{c} || '-k' || k.k")
             elif table == "user_notes" and c == "target_id":
                 whens = " ".join(
-                    f"WHEN '{kind}' THEN CAST(CAST(target_id AS INTEGER) + k.k * {span[t]} "
-                    "AS TEXT)"
+                    f"WHEN '{kind}' THEN CAST(CAST(target_id AS INTEGER) + k.k * {span[t]} AS TEXT)"
                     for kind, t in _NOTE_TARGETS.items()
                 )
                 exprs.append(f"CASE target_type WHEN 'session' THEN target_id || '-k' || k.k "
