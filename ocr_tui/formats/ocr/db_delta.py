@@ -227,8 +227,6 @@ def _read(con, ledger: Ledger, old: db.DbSnapshot, key: tuple) -> db.DbSnapshot 
         sid for sid in set(agents) | set(ledger.agents)
         if tuple(agents.get(sid, ())) != ledger.agents.get(sid, ())
     }  # fmt: skip
-    if not (named or raw or gone or moved or ran):
-        return None  # nothing of the CLI's changed: another writer's version, read whole
     rebuild = (set(raw) | named | moved) - gone
     missing = [sid for sid in rebuild if sid not in raw]
     if missing:
@@ -250,6 +248,8 @@ def _read(con, ledger: Ledger, old: db.DbSnapshot, key: tuple) -> db.DbSnapshot 
         rows.pop(sid, None)
     rows.update(states)
     changed = {sid for sid in rebuild if old.rows.get(sid) != rows.get(sid)} | gone
+    if not (named or ran or changed):
+        return None  # nothing of the CLI's changed: another writer's version, read whole
     marks = dict(ledger.marks)
     marks.update(sessions=s_mark, orchestration_events=e_mark, command_executions=c_mark)
     return db.DbSnapshot(
