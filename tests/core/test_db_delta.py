@@ -181,3 +181,32 @@ def test_a_transition_reads_only_what_changed_and_derives_one_session(tmp_path, 
     assert derived == [sid]  # one derivation, of the session whose rows changed
     assert [v.id for v in changed] == [sid] and removed == []
     assert engine.views[sid].phase == "reviews"
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sets(st.integers(0, 300), max_size=4), st.sets(st.integers(0, 300), max_size=2)
+        ),
+        max_size=400,
+    )
+)
+def test_rows_of_a_version_are_the_last_ones_with_what_changed(steps):
+    """`Rows` (a version's rows over the last whole read's, without copying them) is at each
+    step the dict it stands for, before and after its changes are folded into a new base."""
+    from ocr_tui.formats.ocr.db_delta import Rows
+
+    base = {f"s{i}": ("base", i) for i in range(0, 200, 2)}
+    rows, want = Rows.of(dict(base)), dict(base)
+    for k, (changed, deleted) in enumerate(steps):
+        states = {f"s{i}": ("v", k, i) for i in changed}
+        gone = {f"s{i}" for i in deleted}
+        rows = rows.updated(states, gone)
+        for sid in gone:
+            want.pop(sid, None)
+        want.update(states)
+        assert rows == want and len(rows) == len(want) and sorted(rows) == sorted(want)
+        for sid in (f"s{i}" for i in range(0, 301, 7)):
+            assert (sid in rows) == (sid in want) and rows.get(sid) == want.get(sid)
+    assert base == {f"s{i}": ("base", i) for i in range(0, 200, 2)}  # never changed in place

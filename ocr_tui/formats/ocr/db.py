@@ -14,7 +14,7 @@ import json
 import os
 import stat
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
@@ -48,7 +48,7 @@ class DbSnapshot:
     `load_db` was given a reader for them, every session's findings rows."""
 
     key: tuple | None  # (inode, size, mtime_ns, kind, ctime_ns) of the file; None: absent
-    rows: dict[str, StoredState] = field(default_factory=dict)
+    rows: Mapping[str, StoredState] = field(default_factory=dict)  # a dict, or `db_delta.Rows`
     error: str | None = None
     findings: SessionFindings = field(default_factory=dict)
     findings_error: str | None = None  # why the findings tables could not be read
