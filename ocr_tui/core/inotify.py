@@ -191,6 +191,11 @@ async def ainotify(
             while True:
                 ready.clear()
                 batch |= ino.read()
+                if not batch:
+                    # Nothing accepted (a writer's temp file: ocr.db's is created, written and
+                    # closed apart from its rename, further apart the larger the file): no
+                    # batch to let settle, back to waiting without a timer.
+                    break
                 if (time.monotonic() - first) * 1000 >= debounce_ms:
                     break
                 if not await wait_event(ready, quiet_ms / 1000):
