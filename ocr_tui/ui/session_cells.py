@@ -28,7 +28,7 @@ ROUND_COLUMNS = [
     ("findings", "Findings"),
     ("counts", "Blk/Fix/Sug"),
     ("verdict", "Verdict"),
-    ("bar", "By severity"),
+    ("bar", "Reported"),  # each reviewer's: one finding raised by three is three
 ]
 RUN_COLUMNS = [("run", "Run"), ("state", "State"), ("files", "Files"), ("doc", "Document")]
 DOC_COLUMNS = [("name", "Document")]
