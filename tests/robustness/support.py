@@ -328,6 +328,9 @@ def cli_output(capsys, *args: str) -> str:
     return out
 
 
+LEAD = ("headers", "projects")  # the lines watch --jsonl begins with, before any news
+
+
 def watch_jsonl(
     root: Path,
     sessions: int,
@@ -357,8 +360,8 @@ def watch_jsonl(
             if until is not None:
                 if until(lines):
                     break
-            elif snaps >= sessions and (sessions or lines):
-                break
+            elif snaps >= sessions and (sessions or any(d.get("type") not in LEAD for d in lines)):
+                break  # (nothing to show: the waiting line, after the headers that lead)
             left = end - time.monotonic()
             if left <= 0 or proc.poll() is not None:
                 err = proc.stderr.read() if proc.poll() is not None else b""
