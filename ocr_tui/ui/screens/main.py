@@ -183,7 +183,10 @@ class MainScreen(ListKeys):
     def visible(self) -> list[SessionView]:
         return self.list_query.apply(self.app.sessions.values())
 
-    def refresh_view(self) -> None:
+    def refresh_view(self, *, follow: bool = False) -> None:
+        """The list as the sessions and the query are now. `follow`: the user changed the
+        query, the list scrolls to the highlighted session; else (the data moved) the view
+        holds still (`SessionTable.sync`)."""
         formats, projects = self.formats(), self.projects()
         if (len(formats), len(projects)) != self._formats_seen:
             self._formats_seen = (len(formats), len(projects))
@@ -195,7 +198,7 @@ class MainScreen(ListKeys):
         scope = formats if self.format == "all" else [self.format]
         listed = projects if self.project == "all" else [self.project]
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
-        self.table.sync(views, self.app.now(), resort=not self.app.unread)
+        self.table.sync(views, self.app.now(), resort=not self.app.unread, follow=follow)
         bar = self.query_one(FilterBar)
         bar.show(
             self.app,
@@ -250,7 +253,7 @@ class MainScreen(ListKeys):
         list shows it; else the first row is (a search's first match, never the match that
         happens to be where the cursor was)."""
         before = self.table.highlighted_id
-        self.refresh_view()
+        self.refresh_view(follow=True)
         if before is not None and self.table.highlighted_id != before and self.table.row_count:
             self.table.move_cursor(row=0)
             self._show_detail()
@@ -269,7 +272,7 @@ class MainScreen(ListKeys):
             self.set_reactive(MainScreen.filter, "all")
             self.set_reactive(MainScreen.format, "all")
             self.set_reactive(MainScreen.project, "all")
-            self.refresh_view()
+            self.refresh_view(follow=True)
         found = self.table.select(session_id)
         self.set_focus(self.table)
         self._show_detail()
