@@ -3,8 +3,9 @@ table, detail pane, helpful empty states.
 
 It owns only view state (filter, format, sort, search: `ListKeys`, with the keys that change
 them). The sessions themselves live on the app (`app.sessions`); this screen follows them
-through `app.sessions_signal`. Its size sets classes (`-narrow`/`-medium`/`-wide`,
-`-short`/`-tall`/`-very-tall`) that app.tcss lays the list and the detail pane out by.
+through `app.sessions_signal` (merged: one refresh per turn, `ui.latest`). Its size sets
+classes (`-narrow`/`-medium`/`-wide`, `-short`/`-tall`/`-very-tall`) that app.tcss lays the
+list and the detail pane out by.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.widgets import Header, Input
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.latest import subscribe_latest
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.list_layout import SORT_COLUMN
 from ocr_tui.ui.listing import ListQuery, formats_of, projects_of
@@ -92,7 +94,7 @@ class MainScreen(ListKeys):
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def on_mount(self) -> None:
-        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        subscribe_latest(self.app.sessions_signal, self, self._on_sessions)  # (merged)
         self.watch(self.app, "status", self._on_status, init=False)
         self.watch(self.app, "headers", self._on_headers, init=False)
         if self.app.clock is None:
