@@ -214,7 +214,7 @@ def test_ocr_db_rewrites_do_not_grow_the_heap(tree):
     tree.db.session("2026-03-10-main", status="active", current_phase="reviews",
                     phase_number=4, workflow_type="review").save()  # fmt: skip
     engine = _engine(tree)
-    con = sqlite3.connect(":memory:")
+    con = sqlite3.connect(":memory:", isolation_level=None)  # autocommit: serialize sees it
     con.deserialize(tree.db_path.read_bytes())
 
     def step(k: int) -> None:
@@ -226,6 +226,7 @@ def test_ocr_db_rewrites_do_not_grow_the_heap(tree):
         engine.apply([tree.db_path])
 
     assert _growth(step, 100, 400) < BOUND
+    assert engine.views[sdir.name].updated_at == "2026-03-10T11:19:00Z"  # (k = 499)
 
 
 def test_sessions_created_and_removed_do_not_grow_the_heap(tree):
