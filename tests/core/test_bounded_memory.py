@@ -253,3 +253,40 @@ def test_ocr_source_forget_is_what_the_engine_calls(tree, monkeypatch):
     shutil.rmtree(tree.sessions_dir / "2026-03-10-a")
     engine.apply([tree.sessions_dir / "2026-03-10-a"])
     assert seen == ["2026-03-10-a"]
+
+
+# --- the watcher: a consumer behind holds each path once ----------------------------------------
+
+
+def test_batches_waiting_for_a_busy_consumer_merge():
+    """1,000 batches of the same two paths, none taken: one batch waits, with both paths."""
+    import asyncio
+
+    from ocr_tui.core.watcher import BatchQueue
+
+    async def run() -> list:
+        q = BatchQueue()
+        for k in range(1000):
+            q.put_batch({(2, "/p/.ocr/sessions/s/state.json"), (1, f"/p/.ocr/sessions/s{k % 2}")})
+            q.put_batch(set())  # a tick behind a waiting batch adds nothing
+        return [q.get_nowait() for _ in range(q.qsize())]
+
+    got = asyncio.run(run())
+    assert len(got) == 1 and len(got[0]) == 3
+
+
+def test_a_tick_waiting_takes_the_paths_and_errors_stay_in_order():
+    import asyncio
+
+    from ocr_tui.core.watcher import BatchQueue
+
+    async def run() -> list:
+        q = BatchQueue()
+        q.put_batch(set())
+        q.put_batch({(2, "/a")})
+        q.put_nowait(OSError("refused"))
+        q.put_batch({(2, "/b")})
+        return [q.get_nowait() for _ in range(q.qsize())]
+
+    first, err, last = asyncio.run(run())
+    assert first == {(2, "/a")} and isinstance(err, OSError) and last == {(2, "/b")}
