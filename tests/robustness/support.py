@@ -156,11 +156,9 @@ def tree_digest(root: Path) -> dict[str, tuple]:
 
 def clear_parse_cache() -> None:
     """A fresh scan must not be served parse results the live engine cached."""
-    from ocr_tui.formats.ocr import fs as ocr_fs
+    from ocr_tui.formats.ocr import file_cache
 
-    cache = getattr(ocr_fs, "_CACHE", None)
-    if cache is not None:
-        cache.clear()
+    file_cache.clear()
 
 
 def fresh_scan(root: Path) -> dict[str, SessionView]:
