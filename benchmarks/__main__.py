@@ -1,7 +1,7 @@
 """Run the benchmarks: python -m benchmarks [--quick] [NAME ...] (default: all).
 
-Names: latency, latency_tmux, startup, first_frame, change_cost, idle, burst, decode,
-projects, leak, soak.
+Names: latency, latency_tmux, startup, first_frame, change_cost, db_cost, idle, burst,
+decode, projects, leak, soak.
 --quick skips the 10,000-session start-up and change figures (and shortens idle to 10 s,
 soak to 60 s).
 Ends with every figure as a Markdown table, with the machine it ran on.
@@ -22,6 +22,7 @@ ALL = [
     "startup",
     "first_frame",
     "change_cost",
+    "db_cost",
     "idle",
     "burst",
     "decode",

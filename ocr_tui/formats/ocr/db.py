@@ -17,22 +17,21 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
-from ocr_tui.core.lenient import small_int
-from ocr_tui.formats.ocr.finding import Finding, finding_id
-from ocr_tui.formats.ocr.map_sections import (
-    MAX_FILES,
-    MAX_SECTIONS,
-    MapFile,
-    MapSection,
-    RunMap,
-    clean_title,
-)
-from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredNote, StoredState
+from ocr_tui.formats.ocr.db_records import read_maps as _read_maps
+from ocr_tui.formats.ocr.db_records import read_notes as _read_notes
+from ocr_tui.formats.ocr.db_records import truthy as _truthy  # noqa: F401  (findings_db's)
+from ocr_tui.formats.ocr.db_values import as_int as _as_int
+from ocr_tui.formats.ocr.db_values import as_str as _as_str
+from ocr_tui.formats.ocr.db_values import columns as _columns
+from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredState
 
 if TYPE_CHECKING:
     import sqlite3
+
+    from ocr_tui.formats.ocr.db_delta import Ledger
 
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -53,6 +52,12 @@ class DbSnapshot:
     error: str | None = None
     findings: SessionFindings = field(default_factory=dict)
     findings_error: str | None = None  # why the findings tables could not be read
+    # What an incremental read of the next version starts from (`db_delta`); None: read the
+    # next version whole.
+    ledger: Ledger | None = None
+    # The sessions whose rows differ from the version before, when the read knows them (an
+    # incremental one); None: compare.
+    changed: frozenset[str] | None = None
 
     @property
     def present(self) -> bool:
@@ -72,29 +77,18 @@ def _stat_key(path: Path) -> tuple | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns, kind, st.st_ctime_ns)
 
 
-def _as_int(value: object) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        return small_int(value)
-    return None
+SESSION_COLUMNS = (
+    "id", "branch", "status", "workflow_type", "current_phase", "phase_number",
+    "current_round", "current_map_run", "started_at", "updated_at",
+)  # fmt: skip
 
 
-def _as_str(value: object) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bytes):
-        return value.decode("utf-8", "replace")
-    return str(value)
-
-
-def _columns(con: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in con.execute(f"PRAGMA table_info({table})")}
-
-
-def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
+def session_records(
+    con: sqlite3.Connection, where: str = "", params: tuple = ()
+) -> tuple[dict[str, dict], dict[str, int]]:
+    """The `sessions` rows (`where`: a condition on them), as {id: its columns} (the last row
+    of an id) and {id: how many rows it has}. Raises sqlite3.DatabaseError without the table
+    or its `id`."""
     import sqlite3
 
     cols = _columns(con, "sessions")
@@ -102,28 +96,42 @@ def _read_rows(con: sqlite3.Connection) -> dict[str, StoredState]:
         raise sqlite3.DatabaseError("ocr.db has no `sessions` table")
     if "id" not in cols:
         raise sqlite3.DatabaseError("ocr.db `sessions` table has no `id` column")
-    wanted = [
-        "id", "branch", "status", "workflow_type", "current_phase", "phase_number",
-        "current_round", "current_map_run", "started_at", "updated_at",
-    ]  # fmt: skip
-    select = ", ".join(c if c in cols else f"NULL AS {c}" for c in wanted)
+    select = ", ".join(c if c in cols else f"NULL AS {c}" for c in SESSION_COLUMNS)
     raw: dict[str, dict] = {}
     count: dict[str, int] = {}  # rows per id: OCR's `id` is the primary key, a copy may not be
-    for row in con.execute(f"SELECT {select} FROM sessions"):
-        rec = dict(zip(wanted, row, strict=True))
+    for row in con.execute(f"SELECT {select} FROM sessions {where}", params):
+        rec = dict(zip(SESSION_COLUMNS, row, strict=True))
         sid = _as_str(rec["id"])
         if sid is not None:
             raw[sid] = rec  # the last row of an id is read
             count[sid] = count.get(sid, 0) + 1
+    return raw, count
 
-    round_start, phase_events, events = _read_events(con)
-    triage = _read_round_triage(con)
+
+def newest_active(raw: dict[str, dict]) -> str | None:
+    """The project's newest active session (its agents without a `workflow_id` are its)."""
     active = [sid for sid, rec in raw.items() if _as_str(rec["status"]) == "active"]
-    newest = max(active, key=lambda sid: _as_str(raw[sid]["started_at"]) or "", default=None)
-    agents = _read_agents(con, set(raw), newest)
-    maps = _read_maps(con)
-    notes = _read_notes(con)
+    return max(active, key=lambda sid: (_as_str(raw[sid]["started_at"]) or "", sid), default=None)
 
+
+def _read_rows(con: sqlite3.Connection) -> tuple[dict[str, StoredState], list[Running]]:
+    """Every session's state, and the running agent commands (`running_commands`)."""
+    raw, count = session_records(con)
+    running = running_commands(con)
+    agents = assign_agents(running, raw, newest_active(raw))
+    return build_states(
+        raw, count, _read_events(con), agents, _read_round_triage(con), _read_maps(con),
+        _read_notes(con),
+    ), running  # fmt: skip
+
+
+def build_states(
+    raw: dict[str, dict], count: dict[str, int], events_read, agents, triage, maps, notes
+) -> dict[str, StoredState]:
+    """The sessions `raw` (`session_records`) as StoredStates, from what `_read_events`,
+    `assign_agents`, `_read_round_triage`, `read_maps` and `read_notes` read of them: the one
+    place a StoredState of ocr.db is made, for a full read and an incremental one alike."""
+    round_start, phase_events, events = events_read
     rows: dict[str, StoredState] = {}
     for sid, rec in raw.items():
         cur_round = _as_int(rec["current_round"])
@@ -178,10 +186,11 @@ def _meta(text: object) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _read_events(con: sqlite3.Connection):
+def _read_events(con: sqlite3.Connection, only: list[str] | None = None):
     """From `orchestration_events`, per session: {round: its latest round_started time},
     [(phase entered, when)], and the last EVENTS_KEPT events (in the order written). A
-    table or column missing (older schemas) reads as no events or a None."""
+    table or column missing (older schemas) reads as no events or a None. `only`: of those
+    sessions alone."""
     round_start: dict[str, dict[int | None, str]] = {}
     phase_events: dict[str, list[tuple[str, str]]] = {}
     kept: dict[str, deque[tuple]] = {}
@@ -193,7 +202,9 @@ def _read_events(con: sqlite3.Connection):
     )  # fmt: skip
     select = ", ".join(c if c in cols else "NULL" for c in wanted)
     order = "id" if "id" in cols else "rowid"
-    for row in con.execute(f"SELECT {select} FROM orchestration_events ORDER BY {order}"):
+    where = f"WHERE session_id IN ({', '.join('?' * len(only))})" if only is not None else ""
+    query = f"SELECT {select} FROM orchestration_events {where} ORDER BY {order}"
+    for row in con.execute(query, only or ()):
         sid, etype = _as_str(row[0]), _as_str(row[1])
         if sid is None or etype is None:
             continue
@@ -252,22 +263,31 @@ def _read_round_triage(con: sqlite3.Connection) -> dict[str, dict[int, str]]:
 AGENTS_KEPT = 50  # running commands per session, the newest
 
 
-def _read_agents(
-    con: sqlite3.Connection, sessions: set[str], newest_active: str | None
-) -> dict[str, list[StoredAgent]]:
-    """session -> its `command_executions` rows that started and have not finished (no
-    `finished_at`; without that column, no `exit_code`), oldest first. The table is the
-    project's: a row belongs to the session its `workflow_id` names (newer OCR builds), else
-    to `newest_active`. Missing columns read as None; a missing table as no agents."""
+class Running(NamedTuple):
+    """A `command_executions` row that started and has not finished."""
+
+    order: tuple  # (its id, its rowid): the order written
+    rowid: int
+    workflow: str | None
+    agent: StoredAgent
+
+
+def running_commands(
+    con: sqlite3.Connection, where: str = "", params: tuple = (), *, every: bool = False
+) -> list:
+    """The `command_executions` rows (`where`: `AND` a condition on them) that started and
+    have not finished (no `finished_at`; without that column, no `exit_code`), oldest first,
+    as `Running`; with `every`, every row asked for as (rowid, Running or None when it is not
+    running). A missing table or column reads as none."""
     cols = _columns(con, "command_executions")
     if "command" not in cols:
-        return {}
+        return []
     if "finished_at" in cols:
         running = "finished_at IS NULL"
     elif "exit_code" in cols:
         running = "exit_code IS NULL"
     else:
-        return {}
+        return []
     if "started_at" in cols:
         running += " AND started_at IS NOT NULL"
     wanted = (
@@ -276,194 +296,49 @@ def _read_agents(
     )  # fmt: skip
     select = ", ".join(c if c in cols else "NULL" for c in wanted)
     order = "id" if "id" in cols else "rowid"
+    cond = f"({where})" if every else f"{running} {'AND ' + where if where else ''}"
+    query = (
+        f"SELECT rowid, {order}, {running}, {select} FROM command_executions "
+        f"WHERE {cond or '1'} ORDER BY {order}, rowid"
+    )
+    out: list = []
+    for rowid, key, live, command, started, pid, beat, persona, model, workflow in con.execute(
+        query, params
+    ):
+        pid = _as_int(pid)
+        row = Running(
+            order=(key, rowid),
+            rowid=rowid,
+            workflow=_as_str(workflow),
+            agent=StoredAgent(
+                command=_as_str(command) or "",
+                started_at=_as_str(started),
+                pid=pid if pid is not None and 0 < pid < 2**31 else None,
+                heartbeat_at=_as_str(beat),
+                persona=_as_str(persona),
+                model=_as_str(model),
+            ),
+        )
+        out.append((rowid, row if live else None) if every else row)
+    return out
+
+
+def assign_agents(
+    running: list[Running], sessions: dict | set, newest: str | None
+) -> dict[str, list[StoredAgent]]:
+    """session -> its running commands, oldest first (the last AGENTS_KEPT). The table is the
+    project's: a row belongs to the session its `workflow_id` names (newer OCR builds), else
+    to `newest` (the newest active session)."""
     out: dict[str, list[StoredAgent]] = {}
-    query = f"SELECT {select} FROM command_executions WHERE {running} ORDER BY {order}"
-    for command, started, pid, beat, persona, model, workflow in con.execute(query):
-        workflow = _as_str(workflow)
-        sid = workflow if workflow in sessions else None if workflow else newest_active
+    for row in running:
+        workflow = row.workflow
+        sid = workflow if workflow in sessions else None if workflow else newest
         if sid is None:
             continue
-        pid = _as_int(pid)
-        agent = StoredAgent(
-            command=_as_str(command) or "",
-            started_at=_as_str(started),
-            pid=pid if pid is not None and 0 < pid < 2**31 else None,
-            heartbeat_at=_as_str(beat),
-            persona=_as_str(persona),
-            model=_as_str(model),
-        )
         kept = out.setdefault(sid, [])
-        kept.append(agent)
+        kept.append(row.agent)
         del kept[:-AGENTS_KEPT]
     return out
-
-
-def _read_maps(con: sqlite3.Connection) -> dict[str, dict[int, RunMap]]:
-    """session -> map run number -> its sections and files as OCR's dashboard stored them
-    (`map_runs` → `map_sections` → `map_files`, in display order), each file marked reviewed
-    from `user_file_progress`. Missing tables or columns read as no map rows."""
-    runs, secs = _columns(con, "map_runs"), _columns(con, "map_sections")
-    files = _columns(con, "map_files")
-    if not (
-        {"id", "session_id", "run_number"} <= runs
-        and {"id", "map_run_id"} <= secs
-        and {"section_id", "file_path"} <= files
-    ):
-        return {}
-    progress = _columns(con, "user_file_progress")
-    has_progress = {"map_file_id", "is_reviewed"} <= progress and "id" in files
-
-    def col(table: set[str], alias: str, name: str) -> str:
-        return f"{alias}.{name}" if name in table else "NULL"
-
-    reviewed = (
-        "(SELECT MAX(p.is_reviewed) FROM user_file_progress p WHERE p.map_file_id = f.id)"
-        if has_progress
-        else "NULL"
-    )
-    query = (
-        "SELECT r.session_id, r.run_number, s.id, "
-        f"{col(secs, 's', 'section_number')}, {col(secs, 's', 'title')}, "
-        f"{col(secs, 's', 'description')}, f.file_path, {col(files, 'f', 'role')}, "
-        f"{col(files, 'f', 'lines_added')}, {col(files, 'f', 'lines_deleted')}, {reviewed} "
-        "FROM map_runs r JOIN map_sections s ON s.map_run_id = r.id "
-        "LEFT JOIN map_files f ON f.section_id = s.id "
-        f"ORDER BY r.id, {col(secs, 's', 'display_order')}, s.id, "
-        f"{col(files, 'f', 'display_order')}, f.rowid"
-    )
-    raw: dict[str, dict[int, dict[object, list]]] = {}
-    for sid, run, sec_id, number, title, desc, path, role, added, deleted, done in con.execute(
-        query
-    ):
-        sid, run = _as_str(sid), _as_int(run)
-        if sid is None or run is None or run <= 0:
-            continue
-        section = raw.setdefault(sid, {}).setdefault(run, {})
-        entry = section.setdefault(sec_id, [number, title, desc, []])
-        path = _as_str(path)
-        if path and len(entry[3]) < MAX_FILES:
-            entry[3].append(
-                MapFile(
-                    path=path.strip()[:1000],
-                    role=_as_str(role),
-                    added=_count(added),
-                    deleted=_count(deleted),
-                    reviewed=_truthy(done),
-                )  # fmt: skip
-            )
-    out: dict[str, dict[int, RunMap]] = {}
-    for sid, by_run in raw.items():
-        for run, by_section in by_run.items():
-            sections = []
-            for i, (number, title, desc, mapped) in enumerate(by_section.values(), start=1):
-                n = _as_int(number)
-                n = n if n is not None and n > 0 else i
-                sections.append(
-                    MapSection(
-                        number=n,
-                        title=clean_title(_as_str(title)) or f"Section {n}",
-                        description=_as_str(desc),
-                        files=tuple(mapped),
-                    )  # fmt: skip
-                )
-            out.setdefault(sid, {})[run] = RunMap(tuple(sections[:MAX_SECTIONS]), origin="ocr.db")
-    return out
-
-
-NOTES_KEPT = 200  # per session
-MAX_NOTE_CHARS = 20_000
-
-
-def _read_notes(con: sqlite3.Connection) -> dict[str, list[StoredNote]]:
-    """session -> the user's notes (`user_notes`) on it, its rounds, findings, map runs,
-    sections and files, each placed through the table its `target_id` names; a note whose
-    target is gone is not shown. Missing tables or columns read as no notes."""
-    cols = _columns(con, "user_notes")
-    if not {"target_type", "target_id", "content"} <= cols:
-        return {}
-    at = "COALESCE(updated_at, created_at)" if {"updated_at", "created_at"} <= cols else "NULL"
-    order = "id" if "id" in cols else "rowid"
-    rows = con.execute(
-        f"SELECT target_type, target_id, content, {at} FROM user_notes ORDER BY {order}"
-    )
-    places = _note_places(con)
-    out: dict[str, list[StoredNote]] = {}
-    for kind, target, content, when in rows:
-        kind, text = _as_str(kind), _as_str(content)
-        if not kind or not text or not text.strip():
-            continue
-        if kind == "session":
-            sid, where = _as_str(target), {}
-        else:
-            sid, where = places.get((kind, _as_int(target)), (None, {}))
-        if sid is None:
-            continue
-        kept = out.setdefault(sid, [])
-        kept.append(StoredNote(target=kind, text=text[:MAX_NOTE_CHARS], at=_as_str(when), **where))
-        del kept[:-NOTES_KEPT]
-    return out
-
-
-def _note_places(con: sqlite3.Connection) -> dict[tuple[str, int | None], tuple[str, dict]]:
-    """(target type, row id) -> (session, where in it) for every row a note can target."""
-    import sqlite3
-
-    places: dict[tuple[str, int | None], tuple[str, dict]] = {}
-    queries = {
-        "round": (("review_rounds", {"id", "session_id", "round_number"}),
-                  "SELECT id, session_id, round_number FROM review_rounds"),
-        "run": (("map_runs", {"id", "session_id", "run_number"}),
-                "SELECT id, session_id, run_number FROM map_runs"),
-        "section": (("map_sections", {"id", "map_run_id", "section_number"}),
-                    "SELECT s.id, r.session_id, r.run_number, s.section_number FROM map_sections s "
-                    "JOIN map_runs r ON r.id = s.map_run_id"),
-        "file": (("map_files", {"id", "section_id", "file_path"}),
-                 "SELECT f.id, r.session_id, r.run_number, s.section_number, f.file_path "
-                 "FROM map_files f JOIN map_sections s ON s.id = f.section_id "
-                 "JOIN map_runs r ON r.id = s.map_run_id"),
-        "finding": (("review_findings", {"id", "reviewer_output_id", "title"}),
-                    "SELECT f.id, rr.session_id, rr.round_number, f.title, f.file_path "
-                    "FROM review_findings f JOIN reviewer_outputs o ON o.id = f.reviewer_output_id "
-                    "JOIN review_rounds rr ON rr.id = o.round_id"),
-    }  # fmt: skip
-    for kind, ((table, needed), query) in queries.items():
-        if not needed <= _columns(con, table):
-            continue
-        try:
-            found = con.execute(query).fetchall()
-        except sqlite3.Error:  # a joined table or column missing (older schemas)
-            continue
-        for row in found:
-            rid, sid = _as_int(row[0]), _as_str(row[1])
-            if rid is None or sid is None:
-                continue
-            if kind == "round":
-                where = {"round": _as_int(row[2])}
-            elif kind == "run":
-                where = {"run": _as_int(row[2])}
-            elif kind == "section":
-                where = {"run": _as_int(row[2]), "section": _as_int(row[3])}
-            elif kind == "file":
-                where = {"run": _as_int(row[2]), "section": _as_int(row[3]), "key": _as_str(row[4])}
-            else:
-                title = _as_str(row[3])
-                if not title:
-                    continue
-                where = {"round": _as_int(row[2]), "key": finding_id(title, _as_str(row[4]))}
-            places[(kind, rid)] = (sid, where)
-    return places
-
-
-def _count(value: object) -> int | None:
-    n = _as_int(value)
-    return n if n is not None and 0 <= n < 10**9 else None
-
-
-def _truthy(value: object) -> bool:
-    """A flag column: 1 / a non-zero number / `"1"`, `"true"`, `"yes"`."""
-    if isinstance(value, bool | int | float):
-        return bool(value)
-    return isinstance(value, str) and value.strip().lower() in ("1", "true", "yes")
 
 
 def load_db(
@@ -479,6 +354,13 @@ def load_db(
         return previous
     import sqlite3
 
+    from ocr_tui.formats.ocr.db_delta import ledger_of, read_delta
+
+    if previous is not None and previous.ledger is not None:
+        delta = read_delta(path, key, previous)  # what changed alone, when that can be told
+        if delta is not None:
+            return delta
+
     found: SessionFindings = {}
     found_error: str | None = None
     try:
@@ -486,7 +368,8 @@ def load_db(
         try:
             if findings is not None:  # first: a store without session rows can still hold them
                 found, found_error = findings(con)
-            rows = _read_rows(con)
+            rows, running = _read_rows(con)
+            ledger = ledger_of(con, rows, running)
         finally:
             con.close()
     except FileNotFoundError:
@@ -496,7 +379,7 @@ def load_db(
             key=key, error=f"ocr.db could not be read: {exc}", findings=found,
             findings_error=found_error,
         )  # fmt: skip
-    return DbSnapshot(key=key, rows=rows, findings=found, findings_error=found_error)
+    return DbSnapshot(key=key, rows=rows, findings=found, findings_error=found_error, ledger=ledger)
 
 
 def open_snapshot(path: Path, key: tuple | None = None) -> sqlite3.Connection:

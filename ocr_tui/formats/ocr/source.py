@@ -108,14 +108,8 @@ class OcrSource(Source):
         if db_touched:
             old = self.db
             if self._refresh_db():
-                new = self.db
-                for sid in set(old.rows) | set(new.rows):
-                    if old.rows.get(sid) != new.rows.get(sid):
-                        t.keys.add(sid)
-                for sid in set(old.findings) | set(new.findings):
-                    if old.findings.get(sid) != new.findings.get(sid):
-                        t.keys.add(sid)
-                if old.error != new.error or old.findings_error != new.findings_error:
+                t.keys |= _db_changes(old, self.db)
+                if old.error != self.db.error or old.findings_error != self.db.findings_error:
                     t.everything = True
         return t
 
@@ -228,6 +222,22 @@ class OcrSource(Source):
     def close(self) -> None:
         """The engine is dropped: the parse results of the project's sessions go."""
         file_cache.forget_under(self._sessions_prefix)
+
+
+def _db_changes(old: DbSnapshot, new: DbSnapshot) -> set[str]:
+    """The sessions whose rows or findings rows differ between two versions of ocr.db: what
+    an incremental read found (`DbSnapshot.changed`; it reads findings only when they did not
+    change), else every session's compared."""
+    if new.changed is not None:
+        return set(new.changed)
+    keys = set()
+    for sid in set(old.rows) | set(new.rows):
+        if old.rows.get(sid) != new.rows.get(sid):
+            keys.add(sid)
+    for sid in set(old.findings) | set(new.findings):
+        if old.findings.get(sid) != new.findings.get(sid):
+            keys.add(sid)
+    return keys
 
 
 def _walk(d: bytes, rel: bytes, out: list, left: list[int]) -> bool:
