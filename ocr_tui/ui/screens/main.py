@@ -231,7 +231,9 @@ class MainScreen(ListKeys):
     def viewed_session_id(self) -> str | None:
         """The highlighted session: its changes show in its row and the detail pane, so
         they raise no toast (`contract.ShowsSession`)."""
-        return self.table.highlighted_id if self.table.display else None
+        tables = self.query(SessionTable)  # (none while the screen is composed or removed)
+        table = tables.first() if tables else None
+        return table.highlighted_id if table is not None and table.display else None
 
     def _show_detail(self) -> None:
         sid = self.table.highlighted_id
