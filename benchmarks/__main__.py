@@ -1,8 +1,9 @@
 """Run the benchmarks: python -m benchmarks [--quick] [NAME ...] (default: all).
 
-Names: latency, latency_tmux, startup, first_frame, change_cost, db_cost, idle, burst, decode,
-projects.
---quick skips the 10,000-session start-up and change figures (and shortens idle to 10 s).
+Names: latency, latency_tmux, startup, first_frame, change_cost, db_cost, idle, burst,
+decode, projects, leak, soak.
+--quick skips the 10,000-session start-up and change figures (and shortens idle to 10 s,
+soak to 60 s).
 Ends with every figure as a Markdown table, with the machine it ran on.
 """
 
@@ -26,6 +27,8 @@ ALL = [
     "burst",
     "decode",
     "projects",
+    "leak",
+    "soak",
 ]
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from ocr_tui.core import result_cache
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
+from ocr_tui.formats.ocr import file_cache, parse_cache
 from ocr_tui.formats.ocr import fs as ocr_fs
-from ocr_tui.formats.ocr import parse_cache
 
 REVIEW = "## Findings\n### Finding 1: a\n- **Severity**: High\n### Finding 2: b\n"
 FINAL = "## Verdict\n\n**REQUEST CHANGES**\n\n## Blockers\n\n### 1. x\n"
@@ -32,8 +32,7 @@ def test_second_engine_uses_the_cache_and_sees_rewrites(tmp_path, monkeypatch):
     files = list(cache.iterdir())
     assert len(files) == 1 and files[0].name.startswith(f"parse-v{parse_cache.SCHEMA}-")
 
-    ocr_fs._CACHE.clear()  # a new process
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()  # a new process
     calls = []
     real = ocr_fs._read_text
     monkeypatch.setattr(ocr_fs, "_read_text", lambda *a: calls.append(a) or real(*a))
@@ -46,7 +45,7 @@ def test_second_engine_uses_the_cache_and_sees_rewrites(tmp_path, monkeypatch):
 
     review = project.sessions_dir / "2026-11-22-main/rounds/round-1/reviews/principal-1.md"
     review.write_text(REVIEW + "### Finding 3: c\n")
-    ocr_fs._CACHE.clear()
+    file_cache.clear()
     third = Engine(project).scan()
     assert third[0].rounds[0].reviewers[0].findings == 3
 
@@ -66,7 +65,7 @@ def test_corrupt_cache_file_is_ignored(tmp_path, monkeypatch):
     f = parse_cache.cache_file(project.root)
     f.parent.mkdir(parents=True)
     f.write_bytes(os.urandom(256))
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()
     views = Engine(project).scan()
     assert views[0].rounds[0].reviewers[0].findings == 2
 

@@ -52,7 +52,7 @@ def format_label(framework: str) -> str:
 # --- times ---------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def ts(value: str | None) -> datetime | None:
     """parse_ts, cached: the same few timestamps are re-read on every tick."""
     return parse_ts(value)

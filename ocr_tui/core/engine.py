@@ -175,8 +175,14 @@ class Engine:
         return self._refresh.poll(self.clock())
 
     def close(self) -> None:
-        """The engine is dropped: end what its scan started (worker processes)."""
+        """The engine is dropped: end what its scan started (worker processes), and let its
+        sources drop what they keep for the project."""
         self._scan.close()
+        for src in self.sources:
+            try:
+                src.close()
+            except Exception:  # a source's bug: nothing to stop the others for
+                pass
 
     def discover(self) -> bool:
         """Did new projects appear? (One project: never; `Workspace` looks for them.)"""
@@ -184,7 +190,7 @@ class Engine:
 
     def clear(self) -> list[str]:
         """Every watched directory is gone: forget every session; returns the removed ids."""
-        removed = self._table.clear()
+        removed = self._table.clear(forget=True)
         self._board.clear()
         return removed
 

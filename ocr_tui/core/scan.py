@@ -59,6 +59,7 @@ class Scan:
         `pool` False: no worker processes now (a workspace decides for all its projects
         at once, then calls `start_pool`)."""
         self._stop_pool()
+        before = self.table.placed()
         self.table.clear()
         self.board.clear()
         self.cache.load()
@@ -80,6 +81,7 @@ class Scan:
                 else:
                     order.append((0.0, vid))
             self.board.rederive(src, now)
+        self.table.forget_gone(before)  # those listed before and not now: gone
         order.sort()
         self.pending = [vid for _, vid in reversed(order)]  # popped from the end: newest first
         if pool:

@@ -61,7 +61,10 @@ class SessionStore:
     def place(self, src: Source, key: str, path: Path) -> str:
         """Note where a listed session lives; returns its view id (new, or the one it has)."""
         vid = self._view_id(src, key)
+        before = self._where.get(vid)
         self._where[vid] = (src, key, path)
+        if before is not None and before[2] != path:  # it moved: what was kept of it goes
+            _forget(src, key, before[2])
         return vid
 
     def _view_id(self, src: Source, key: str) -> str:
@@ -121,15 +124,33 @@ class SessionStore:
         return changed
 
     def forget(self, vid: str) -> None:
+        """The session is gone: its view, and what its source keeps for it."""
         where = self._where.pop(vid, None)
         if where is not None:
             self._ids.get(where[0].framework, {}).pop(where[1], None)
+            _forget(*where)
         self.views.pop(vid, None)
         self._expires.pop(vid, None)
         self._gen.pop(vid, None)
 
-    def clear(self) -> list[str]:
-        """Forget every session; returns their ids."""
+    def placed(self) -> list[tuple[Source, str, Path]]:
+        """(source, key, path) of every placed session."""
+        return list(self._where.values())
+
+    def forget_gone(self, before: list[tuple[Source, str, Path]]) -> None:
+        """Of the sessions `before` (`placed` before a `clear`), those not placed at the same
+        path now are gone: their sources drop what they keep for them."""
+        now = {(id(src), key): path for src, key, path in self._where.values()}
+        for src, key, path in before:
+            if now.get((id(src), key)) != path:
+                _forget(src, key, path)
+
+    def clear(self, *, forget: bool = False) -> list[str]:
+        """Forget every session; returns their ids. `forget`: the sessions are gone (their
+        sources drop what they keep for them); else they are about to be listed again."""
+        if forget:
+            for where in self._where.values():
+                _forget(*where)
         removed = sorted(self.views)
         self.views.clear()
         self._where.clear()
@@ -140,3 +161,10 @@ class SessionStore:
 
     def sessions(self) -> list[SessionView]:
         return sorted(self.views.values(), key=sort_key)
+
+
+def _forget(src: Source, key: str, path: Path) -> None:
+    try:
+        src.forget(key, path)
+    except Exception:  # a source's bug: what it keeps stays, the session goes all the same
+        pass

@@ -126,6 +126,16 @@ class Source(ABC):
         """After a full scan (e.g. save the persistent cache)."""
         return None
 
+    def forget(self, key: str, path: Path) -> None:
+        """Session `key` at `path` is gone (or now lives elsewhere): drop what is kept for it.
+        What a source keeps must depend on the sessions and files that exist, never on how
+        many changes were read."""
+        return None
+
+    def close(self) -> None:
+        """The engine is dropped: drop what is kept for this project."""
+        return None
+
 
 def lazy_source(module: str, name: str) -> Callable[[str], Any]:
     """A format package's `__getattr__`: its `SOURCE` (what the entry point names) is the class

@@ -95,7 +95,7 @@ class Watch:
 
         self.polling = polling
         self._gone = [(Change.deleted, str(r)) for r in roots]
-        self._queue: asyncio.Queue = asyncio.Queue()
+        self._queue: BatchQueue = BatchQueue()
         self._pumps, self._armed = _open(roots, accept, polling, backend, self._queue)
         self._recheck: list[str] = []  # polling: paths to return again once their second is over
         self._recheck_at = 0.0
@@ -165,8 +165,22 @@ class Watch:
                 pump.exception()
 
 
+class BatchQueue(asyncio.Queue):
+    """The pumps' batches for `Watch.next`: a batch that comes while another waits untaken is
+    merged into it (each path once), so a consumer that falls behind (a busy dashboard) holds
+    the paths that changed, never one batch per change; a tick behind a waiting batch is
+    dropped (the consumer ticks on batches too, every TICK_S)."""
+
+    def put_batch(self, batch: set) -> None:
+        waiting = self._queue[-1] if self._queue else None  # type: ignore[attr-defined]
+        if isinstance(waiting, set):  # (a tick waiting, an empty set, becomes the paths)
+            waiting |= batch
+            return
+        self.put_nowait(set(batch))  # (a copy: merged into later, never the pump's own)
+
+
 def _open(
-    roots: list[Path], accept: PathFilter, polling: bool, backend: str, queue: asyncio.Queue
+    roots: list[Path], accept: PathFilter, polling: bool, backend: str, queue: BatchQueue
 ) -> tuple[list[asyncio.Task], list[asyncio.Event]]:
     """Start the native (or polling) watch of `roots`, feeding batches into `queue`. Returns
     the pump tasks and one event per watch, set once it is armed."""
@@ -203,10 +217,11 @@ def _open(
     return [asyncio.create_task(_pump(g, queue)) for g in gens], armed
 
 
-async def _pump(gen, queue: asyncio.Queue) -> None:
+async def _pump(gen, queue: BatchQueue) -> None:
     try:
         async for batch in gen:
-            await queue.put(batch)
+            queue.put_batch(batch)
+            await asyncio.sleep(0)  # (as `await queue.put` did: the consumer may run)
     except (asyncio.CancelledError, KeyboardInterrupt, SystemExit):
         raise  # (Ctrl-C, SIGTERM: for the loop to end on, not for a queue no one may read)
     except BaseException as exc:  # surfaced to the consumer

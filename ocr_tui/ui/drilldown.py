@@ -31,6 +31,7 @@ from textual.screen import Screen
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
+from ocr_tui.ui.latest import subscribe_latest
 from ocr_tui.ui.navigation import (
     DocumentTarget,
     Navigator,
@@ -86,7 +87,7 @@ class DrilldownScreen(Screen):
         return self.app.now()
 
     def on_mount(self) -> None:
-        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        subscribe_latest(self.app.sessions_signal, self, self._on_sessions)  # (merged)
         theme_signal = getattr(self.app, "theme_changed_signal", None)
         if theme_signal is not None:
             theme_signal.subscribe(self, self._on_theme)

@@ -506,7 +506,7 @@ MARKERS: dict[str, tuple[str, str]] = {
         " than its critical findings and the blockers it names)",
     ),
     "█▇▆··": (
-        "Rounds, By severity",
+        "Rounds, Reported",
         "the reviewers' findings by severity (critical and high, medium, low and info), "
         "counted beside the bar; the longest bar is the round with the most",
     ),

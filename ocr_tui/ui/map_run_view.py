@@ -17,7 +17,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.formats.ocr.db import load_db
+from ocr_tui.formats.ocr.db_load import load_db
 from ocr_tui.formats.ocr.derive import run_map
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.map_sections import Dependency, MapFile, MapSection, RunMap

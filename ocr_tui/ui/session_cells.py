@@ -28,9 +28,12 @@ ROUND_COLUMNS = [
     ("findings", "Findings"),
     ("counts", "Blk/Fix/Sug"),
     ("verdict", "Verdict"),
-    ("bar", "By severity"),
+    ("bar", "Reported"),  # each reviewer's: one finding raised by three is three
 ]
 RUN_COLUMNS = [("run", "Run"), ("state", "State"), ("files", "Files"), ("doc", "Document")]
+# a run's state is one of the round states: planned at the longest (in progress) from the
+# first frame, so the table does not re-fit when a run ends (issue 24)
+RUN_LEAST = {"state": max(len(w) for w in fmt.ROUND_STATES.values())}
 DOC_COLUMNS = [("name", "Document")]
 BAR_WIDTH = 10
 # Severity -> theme variable of its part of the bar (and of its count beside the bar).

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
-from ocr_tui.formats.ocr.db import load_db
 from ocr_tui.formats.ocr.db_findings import read_all_findings
+from ocr_tui.formats.ocr.db_load import load_db
 from ocr_tui.formats.ocr.sim import build_history
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)

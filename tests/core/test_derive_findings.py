@@ -16,8 +16,8 @@ import pytest
 
 from ocr_tui.cli import main
 from ocr_tui.formats.ocr import db as ocr_db
+from ocr_tui.formats.ocr import file_cache, tally
 from ocr_tui.formats.ocr import fs as ocr_fs
-from ocr_tui.formats.ocr import tally
 from ocr_tui.formats.ocr.sim import Simulator, build_history
 
 from .builders import FIXED, ProjectTree, final_md
@@ -33,8 +33,7 @@ EVOLUTION_KEYS = [
 def fresh_caches(monkeypatch):
     """No parse cache on disk, nothing kept in memory from another test."""
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", "off")
-    ocr_fs._CACHE.clear()
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()
     tally.clear()
 
 
@@ -259,8 +258,7 @@ def test_a_round_is_read_again_only_when_its_inputs_or_the_round_before_change(t
     calls.clear()
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", str(tree.root.parent / "cache"))
     tree.engine().scan()  # writes the cache
-    ocr_fs._CACHE.clear()
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()
     tally.clear()
     calls.clear()
     again = tree.engine().scan()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from ocr_tui.formats.ocr.db import load_db
+from ocr_tui.formats.ocr.db_load import load_db
 from ocr_tui.formats.ocr.fs import read_session
 
 from .builders import ago, final_md, reviewer_md, sqlite_ts, topology_md

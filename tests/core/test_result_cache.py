@@ -13,7 +13,7 @@ import pytest
 
 from ocr_tui.core import result_cache
 from ocr_tui.core.engine import Engine
-from ocr_tui.formats.ocr import fs as ocr_fs
+from ocr_tui.formats.ocr import file_cache
 from ocr_tui.formats.ocr.source import OcrSource
 
 from .builders import FIXED, ProjectTree, ago, final_md, iso, reviewer_md
@@ -76,8 +76,7 @@ def mixed(tree: ProjectTree) -> None:
 
 
 def new_process() -> None:
-    ocr_fs._CACHE.clear()
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()
 
 
 def scan(tree: ProjectTree, **kw) -> dict[str, object]:

@@ -156,11 +156,9 @@ def tree_digest(root: Path) -> dict[str, tuple]:
 
 def clear_parse_cache() -> None:
     """A fresh scan must not be served parse results the live engine cached."""
-    from ocr_tui.formats.ocr import fs as ocr_fs
+    from ocr_tui.formats.ocr import file_cache
 
-    cache = getattr(ocr_fs, "_CACHE", None)
-    if cache is not None:
-        cache.clear()
+    file_cache.clear()
 
 
 def fresh_scan(root: Path) -> dict[str, SessionView]:
@@ -328,6 +326,9 @@ def cli_output(capsys, *args: str) -> str:
     return out
 
 
+LEAD = ("headers", "projects")  # the lines watch --jsonl begins with, before any news
+
+
 def watch_jsonl(
     root: Path,
     sessions: int,
@@ -357,8 +358,8 @@ def watch_jsonl(
             if until is not None:
                 if until(lines):
                     break
-            elif snaps >= sessions and (sessions or lines):
-                break
+            elif snaps >= sessions and (sessions or any(d.get("type") not in LEAD for d in lines)):
+                break  # (nothing to show: the waiting line, after the headers that lead)
             left = end - time.monotonic()
             if left <= 0 or proc.poll() is not None:
                 err = proc.stderr.read() if proc.poll() is not None else b""

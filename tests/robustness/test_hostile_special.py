@@ -43,8 +43,7 @@ def test_sessions_dir_replaced_by_a_file(tmp_path, capsys) -> None:
     assert "No sessions" in cli_output(capsys, "status", str(root))
     assert json.loads(cli_output(capsys, "status", str(root), "--json"))["sessions"] == []
     lines = watch_jsonl(root, 0)
-    # the headers line always comes first
-    assert [d["type"] for d in lines] == ["headers", "waiting"]
+    assert [d["type"] for d in lines] == ["headers", "waiting"]  # headers always first
     assert tree_digest(tmp_path) == digest
 
 

@@ -15,20 +15,22 @@ import ocr_tui
 from ocr_tui.core import result_cache
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
-from ocr_tui.formats.ocr import fs as ocr_fs
-from ocr_tui.formats.ocr import parse_cache
+from ocr_tui.formats.ocr import file_cache, parse_cache
 from tests.test_parse_cache import make
 
 # --- a cache from another build (issue 10, item 5) ---------------------------------------------
 
 
-def _keys(project: Project) -> list[tuple[str, str, int, int, int, int]]:
-    """(kind, path, size, mtime, ctime, ino) of every file the cache would hold."""
+def _keys(project: Project) -> list[tuple[str, str, str, list[int]]]:
+    """(kind, session, path within it, [size, mtime, ctime, ino]) of every file the cache
+    would hold."""
     out = []
     for path in project.sessions_dir.rglob("*.md"):
         st = path.stat()
         kind = "final" if path.name == "final.md" else "findings"
-        out.append((kind, str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino))
+        session = project.sessions_dir / path.relative_to(project.sessions_dir).parts[0]
+        stamp = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino]
+        out.append((kind, str(session), str(path.relative_to(session)), stamp))
     return out
 
 
@@ -49,8 +51,7 @@ def test_a_cache_from_another_build_is_never_trusted(tmp_path, monkeypatch, shap
     equals the result with the cache off."""
     project = make(tmp_path)
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", "off")
-    ocr_fs._CACHE.clear()
-    ocr_fs._PERSISTED.clear()
+    file_cache.clear()
     expected = Engine(project).scan()
 
     monkeypatch.setenv("OCR_TUI_CACHE_DIR", str(tmp_path / "cache"))
@@ -62,8 +63,7 @@ def test_a_cache_from_another_build_is_never_trusted(tmp_path, monkeypatch, shap
         (1, entries),  # the layout before the stamp
     ):
         f.write_bytes(msgspec.msgpack.encode(layout))
-        ocr_fs._CACHE.clear()
-        ocr_fs._PERSISTED.clear()
+        file_cache.clear()
         assert Engine(project).scan() == expected
 
 
@@ -78,16 +78,15 @@ def test_a_well_typed_cache_of_another_version_is_not_read(tmp_path, monkeypatch
     entries = [(k, p, *rest, lies[k]) for k, p, *rest in _keys(project)]
     for stamp in ("0.0.1/parse-1/0000", "another build"):
         f.write_bytes(msgspec.msgpack.encode((parse_cache.SCHEMA, stamp, entries)))
-        ocr_fs._CACHE.clear()
-        ocr_fs._PERSISTED.clear()
+        file_cache.clear()
         views = Engine(project).scan()
         r = views[0].rounds[0]
         assert r.reviewers[0].findings == 2 and r.verdict == "REQUEST CHANGES"
     # ... and the file is then rewritten by this build, and read back.
-    ocr_fs._CACHE.clear()
-    ocr_fs._PERSISTED.clear()
-    assert parse_cache.load(f) and all(
-        k[0].startswith(("findings", "final", "tally")) for k in parse_cache.load(f)
+    file_cache.clear()
+    loaded = parse_cache.load(f)
+    assert loaded and all(
+        kind in ("findings", "final", "tally") for files in loaded.values() for kind, _ in files
     )
 
 
@@ -122,8 +121,7 @@ def test_any_cache_gives_the_result_of_no_cache(tmp_path_factory, values):
             pass
     os.environ["OCR_TUI_CACHE_DIR"] = "off"
     try:
-        ocr_fs._CACHE.clear()
-        ocr_fs._PERSISTED.clear()
+        file_cache.clear()
         expected = Engine(project).scan()
         os.environ["OCR_TUI_CACHE_DIR"] = str(tmp / "cache")
         f = parse_cache.cache_file(project.root)
@@ -132,8 +130,7 @@ def test_any_cache_gives_the_result_of_no_cache(tmp_path_factory, values):
         entries = [(k, p, *rest, v) for (k, p, *rest), v in zip(keys, values, strict=True)]
         stamp = parse_cache.build_stamp()
         f.write_bytes(msgspec.msgpack.encode((parse_cache.SCHEMA, stamp, entries)))
-        ocr_fs._CACHE.clear()
-        ocr_fs._PERSISTED.clear()
+        file_cache.clear()
         assert Engine(project).scan() == expected
     finally:
         os.environ.pop("OCR_TUI_CACHE_DIR", None)

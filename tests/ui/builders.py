@@ -172,12 +172,15 @@ def sample_project(root: Path) -> Project:
 SIZE = (120, 36)
 
 
-async def wait_until(pilot: Pilot, predicate: Callable[[], object], timeout: float = 20.0) -> None:
-    """Poll the UI until `predicate()` is true (fails after `timeout` seconds)."""
+async def wait_until(
+    pilot: Pilot, predicate: Callable[[], object], timeout: float = 20.0, *, what: str = ""
+) -> None:
+    """Poll the UI until `predicate()` is true (fails after `timeout` seconds, saying `what`
+    was awaited)."""
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for a condition")
+            raise AssertionError(f"timed out after {timeout}s waiting for {what or 'a condition'}")
         await pilot.pause(0.05)
 
 

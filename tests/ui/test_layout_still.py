@@ -98,7 +98,9 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
     """The live session's screen through the whole run: the phases' column as wide as at the
     first step (the map's `Requirements Mapping` was planned for: it widened the column, and
     the Rounds table beside it re-wrapped, when the map began); the Rounds table's columns
-    never narrow, its verdict as wide from its first row to the last; the Rounds cursor on
+    never narrow, its verdict as wide from its first row to the last; the Map runs table's
+    columns as wide from its first row (a run's state planned for `in progress`), its document
+    column sharing what is left; the Rounds cursor on
     the current round (R1, then R2), as it opened."""
     from ocr_tui.ui.screens.session import SessionScreen
 
@@ -113,7 +115,9 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
         await pilot.pause()
         left = screen.query_one("#session-left").region.width
         rounds = screen.query_one("#rounds")
+        runs = screen.query_one("#runs")
         widths: dict[str, int] = {}
+        run_widths: dict[str, int] = {}
         verdict = None
         for _ in run.steps():
             want = run.expected()
@@ -121,6 +125,10 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
             await pilot.pause()
             if size != (80, 24):  # (stacked below WIDE_AT: as wide as the screen)
                 assert screen.query_one("#session-left").region.width == left, want
+            if runs.row_count:  # the map runs' table: `in progress` then `done` moves nothing
+                held = {k: runs.column_width(k) for k, _ in runs._column_spec if k != "doc"}
+                assert all(held[k] == w for k, w in run_widths.items()), (run_widths, held, want)
+                run_widths = held
             if not rounds.row_count:
                 continue
             now = {key: rounds.column_width(key) for key, _ in rounds._column_spec}

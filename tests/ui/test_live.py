@@ -57,9 +57,9 @@ async def test_new_session_phase_change_and_round_completion(project, monkeypatc
     monkeypatch.setattr(app, "bell", lambda: bells.append(1))
     original = SessionTable.rows_changed
 
-    def never_emptied(self, row_keys):  # rows are diffed by key, never cleared and re-added
+    def never_emptied(self, row_keys, **kw):  # rows are diffed by key, never cleared and re-added
         assert row_keys or not self.row_keys
-        return original(self, row_keys)
+        return original(self, row_keys, **kw)
 
     monkeypatch.setattr(SessionTable, "rows_changed", never_emptied)
     async with app.run_test(size=SIZE) as pilot:

@@ -264,3 +264,11 @@ async def test_theme_change_recolours_the_glyphs(app: OcrTuiApp) -> None:
         before = glyph_colour()
         app.theme = "gruvbox"
         await wait_until(pilot, lambda: glyph_colour() != before)
+
+
+def test_no_viewed_session_without_the_list() -> None:
+    """A change announced while the list screen is composed or being removed (at quit, the
+    simulator still writing) asks which session it shows: none, not NoMatches."""
+    from ocr_tui.ui.screens.main import MainScreen
+
+    assert MainScreen().viewed_session_id is None

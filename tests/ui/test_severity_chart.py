@@ -196,7 +196,7 @@ def test_snapshot_round_severity_chart(project: Project, snap_compare) -> None:
 
 
 async def test_on_a_short_screen_the_session_chart_gives_way(project: Project) -> None:
-    """Below 32 lines the Rounds table's By severity column says it: the map runs and the
+    """Below 32 lines the Rounds table's Reported column says it: the map runs and the
     phases keep their place on the first screen."""
     vary(project)
     app = make_app(project, clock=fixed_clock)

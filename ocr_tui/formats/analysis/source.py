@@ -68,6 +68,9 @@ class AnalysisSource(Source):
     def expires(self, view: SessionView) -> datetime | None:
         return self._expiry.get(view.path)  # by path: the engine may rename a clashing id
 
+    def forget(self, key: str, path: Path) -> None:
+        self._expiry.pop(str(path), None)
+
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []

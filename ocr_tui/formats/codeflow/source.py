@@ -152,6 +152,9 @@ class CodeWorkflowSource(Source):
 
     # -- what -------------------------------------------------------------------------------
 
+    def forget(self, key: str, path: Path) -> None:
+        self._stallable.discard(str(path))
+
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         problems: list[str] = []
         self._stallable.discard(str(path))

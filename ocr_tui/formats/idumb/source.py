@@ -137,6 +137,10 @@ class IdumbSource(Source):
             self._owner = aux.metrics.sessionId if aux.metrics else None
         return self._aux
 
+    def forget(self, key: str, path: Path) -> None:
+        self._expiry.pop(str(path), None)
+        self._files.forget(path)
+
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
         # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
@@ -232,6 +236,11 @@ class FileCache:
 
     def __init__(self) -> None:
         self._cache: dict[tuple[str, type], tuple[tuple, object, list[str]]] = {}
+
+    def forget(self, path: Path) -> None:
+        """The file is gone: its entries (one per type it was read as) go too."""
+        for ck in [ck for ck in self._cache if ck[0] == str(path)]:
+            self._cache.pop(ck, None)
 
     def read(self, path: Path, cls, problems: list[str], *, missing: bool = False):
         name = unsurrogate(path.name)

@@ -31,8 +31,6 @@ from ocr_tui.formats.ocr.model import StoredAgent, StoredEvent, StoredState
 if TYPE_CHECKING:
     import sqlite3
 
-    from ocr_tui.formats.ocr.db_delta import Ledger
-
 MAX_DB_BYTES = 512 * 1024 * 1024
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -54,7 +52,7 @@ class DbSnapshot:
     findings_error: str | None = None  # why the findings tables could not be read
     # What an incremental read of the next version starts from (`db_delta`); None: read the
     # next version whole.
-    ledger: Ledger | None = None
+    ledger: object | None = None  # a db_delta.Ledger (db_delta reads db: no import back)
     # The sessions whose rows differ from the version before, when the read knows them (an
     # incremental one); None: compare.
     changed: frozenset[str] | None = None
@@ -339,47 +337,6 @@ def assign_agents(
         kept.append(row.agent)
         del kept[:-AGENTS_KEPT]
     return out
-
-
-def load_db(
-    path: Path, previous: DbSnapshot | None = None, *, findings: FindingsReader | None = None
-) -> DbSnapshot:
-    """Read ocr.db; returns `previous` unchanged when the file has not changed. `findings`
-    reads every session's findings rows from the same in-memory copy (one read of the file
-    for both)."""
-    key = _stat_key(path)
-    if key is None:
-        return ABSENT
-    if previous is not None and previous.key == key:
-        return previous
-    import sqlite3
-
-    from ocr_tui.formats.ocr.db_delta import ledger_of, read_delta
-
-    if previous is not None and previous.ledger is not None:
-        delta = read_delta(path, key, previous)  # what changed alone, when that can be told
-        if delta is not None:
-            return delta
-
-    found: SessionFindings = {}
-    found_error: str | None = None
-    try:
-        con = open_snapshot(path, key)
-        try:
-            if findings is not None:  # first: a store without session rows can still hold them
-                found, found_error = findings(con)
-            rows, running = _read_rows(con)
-            ledger = ledger_of(con, rows, running)
-        finally:
-            con.close()
-    except FileNotFoundError:
-        return ABSENT  # gone since the stat
-    except (sqlite3.Error, OSError, ValueError, MemoryError) as exc:
-        return DbSnapshot(
-            key=key, error=f"ocr.db could not be read: {exc}", findings=found,
-            findings_error=found_error,
-        )  # fmt: skip
-    return DbSnapshot(key=key, rows=rows, findings=found, findings_error=found_error, ledger=ledger)
 
 
 def open_snapshot(path: Path, key: tuple | None = None) -> sqlite3.Connection:

@@ -1,6 +1,6 @@
 """Every session's findings rows of one ocr.db version, for the session views (issue 12): the
 rows `ocr-tui findings` reads (`findings_db.read_findings`), read once per version of the file
-from the in-memory copy `db.load_db` already made, not once per session and change.
+from the in-memory copy `db_load.load_db` already made, not once per session and change.
 
 Only the sessions that have rounds in `review_rounds` are queried, each on indexes made in
 that private in-memory copy (never in the file), so a project of thousands of sessions costs

@@ -1,6 +1,6 @@
 """The rows of ocr.db that OCR's web dashboard writes for a session besides its findings: its
 map runs (`map_runs` → `map_sections` → `map_files`, reviewed from `user_file_progress`) and
-the user's notes (`user_notes`, placed through the rows they target). Read by `db.load_db`."""
+the user's notes (`user_notes`, placed through the rows they target). Read by `db_load.load_db`."""
 
 from __future__ import annotations
 

@@ -76,7 +76,7 @@ _LEAD_WORD = re.compile(r"(?i)^(?:finding|issue|suggestion)\b ?\d* ?[:.)\-–—
 _LEAD_NUMBER = re.compile(r"^\d+ ?[.):\-–—] ?")
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def normalise_title(title: str) -> str:
     """Case, markup, numbering and punctuation folded: `**1. Race in the Watcher!**` ->
     `race in the watcher`; `Finding 3: SQL injection` -> `sql injection`."""
@@ -85,7 +85,7 @@ def normalise_title(title: str) -> str:
     return " ".join(_WORDS.sub(" ", text.lower()).split())
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def normalise_file(path: str | None) -> str:
     """`./src/a.ts`, `` `src/a.ts` `` and `src/a.ts` are one file."""
     if not path:

@@ -1,5 +1,6 @@
 """Read one OCR session directory: what exists, and the parsed content of the files that
-carry findings, verdicts and file counts. Parsed results are cached by (path, size, mtime)."""
+carry findings, verdicts and file counts. Parsed results are cached by (path, size, mtime, ctime,
+inode), one entry per file (`file_cache`)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import msgspec
 from ocr_tui.core.textdecode import decode_text, json_bytes, json_problem
 from ocr_tui.core.textsafe import has_control, is_undecodable, safe_line, unsurrogate
 from ocr_tui.core.view import Severity
+from ocr_tui.formats.ocr import file_cache
 from ocr_tui.formats.ocr.files import FileInfo, ReviewerFile, RoundFiles, RunFiles, SessionFiles
 from ocr_tui.formats.ocr.final_items import parse_final_counts
 from ocr_tui.formats.ocr.map_sections import MAP_META_DECODER, RunMap, from_markdown, from_meta
@@ -33,59 +35,23 @@ _ROUND_DIR = re.compile(r"^round-([0-9]+)$")
 _RUN_DIR = re.compile(r"^run-([0-9]+)$")
 
 
-# --- cache of parsed file contents ---------------------------------------------------------
-
-_CACHE: dict[tuple, object] = {}
-_CACHE_MAX = 500_000
-_PERSISTED: dict[tuple, object] = {}  # loaded from the user's cache directory
-_dirty = False
+# --- cache of parsed file contents (`file_cache`: one entry per file) ----------------------
 
 
-def use_persisted(entries: dict[tuple, object]) -> None:
-    """Serve parse results loaded by `parse_cache.load` (checked after the in-memory cache)."""
-    _PERSISTED.update(entries)
+def _cached(path: str, rel: str, st: os.stat_result, kind: str, parse):
+    """`parse()` of the file at `path` (`rel` within its session), kept while its stat is the
+    same. ctime and inode too: a same-size rewrite within one mtime tick (coarse file-system
+    clocks, or a file renamed into place) must not be served from the cache."""
+    tail = os.sep + rel
+    session = path[: -len(tail)] if rel and path.endswith(tail) else path
+    return file_cache.lookup(session, kind, rel, _stat_key(st), parse)
 
 
-def cache_entries() -> tuple[dict[tuple, object], bool]:
-    """What to persist: the in-memory cache, then the persisted entries not asked for in this
-    process (the sessions the result cache served were not parsed, and their entries still
-    hold); and whether it gained entries since the last `mark_saved`."""
-    if _PERSISTED:
-        return {**_CACHE, **_PERSISTED}, _dirty
-    return _CACHE, _dirty
-
-
-def mark_saved() -> None:
-    global _dirty
-    _dirty = False
-
-
-def _cached(path: str, st: os.stat_result, kind: str, parse):
-    # ctime and inode too: a same-size rewrite within one mtime tick (coarse file-system clocks,
-    # or a file renamed into place) must not be served from the cache.
-    return _lookup((kind + path, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino), parse)
-
-
-def cached_of_many(kind: str, digest: str, compute):
-    """A value computed from several files (`compute()`), cached and persisted like a parsed
-    file's: `digest` must name every input (their paths and stat keys), so any change to one
-    of them is another key."""
-    return _lookup((f"{kind}/{digest}", 0, 0, 0, 0), compute)
-
-
-def _lookup(key: tuple, parse):
-    hit = _CACHE.get(key)
-    if hit is not None:
-        return hit
-    value = _PERSISTED.pop(key, None)
-    if value is None:
-        global _dirty
-        value = parse()
-        _dirty = True
-    if len(_CACHE) >= _CACHE_MAX:
-        _CACHE.clear()
-    _CACHE[key] = value
-    return value
+def cached_of_many(kind: str, session: Path, rel: str, digest: str, compute):
+    """A value computed from several files of `session` (`compute()`), cached and persisted
+    like a parsed file's, one entry for `rel` (the directory it describes): `digest` must
+    name every input (their paths and stat keys), so any change to one of them replaces it."""
+    return file_cache.lookup(str(session), kind, rel, digest, compute)
 
 
 def _read_text(path: str, problems: list[str], rel: str) -> str:
@@ -181,6 +147,7 @@ def _info(entry: os.DirEntry) -> tuple[FileInfo, os.stat_result] | None:
 class _Walker:
     def __init__(self, files: SessionFiles) -> None:
         self.s = files
+        self.present: set[str] = set()  # every file and directory listed, by path within
 
     def note_mtime(self, mtime: float) -> None:
         s = self.s
@@ -201,6 +168,8 @@ class _Walker:
             name = entry.name
             _check_name(name, rel + name, self.s.problems)
             kind = _entry_kind(entry)
+            if kind in ("dir", "file"):
+                self.present.add(rel + name)
             if kind == "dir":
                 dirs.append(name)
             elif kind == "file":
@@ -234,7 +203,7 @@ def _parse_md(path: str, st: os.stat_result, kind: str, problems: list[str], rel
             kept[path] = (text, list(local))
         return (parse(text), local)
 
-    value, found = _cached(path, st, kind, work)
+    value, found = _cached(path, rel, st, kind, work)
     problems.extend(found)
     return value
 
@@ -258,7 +227,7 @@ def _decode_json(path: str, st: os.stat_result, decoder, rel: str, problems: lis
         except (msgspec.DecodeError, RecursionError, ValueError) as exc:
             return (None, json_problem(safe_line(rel), exc, data))  # in plain words
 
-    value, problem = _cached(path, st, "json:" + repr(decoder.type), work)
+    value, problem = _cached(path, rel, st, "json:" + repr(decoder.type), work)
     if problem:
         problems.append(problem)
     return value
@@ -306,6 +275,7 @@ def read_session(path: Path, *, read_state_json: bool = True) -> SessionFiles:
                 )  # fmt: skip
             run.sections = _run_sections(path / rel, files, rel, s.problems)
             s.map_runs.append(run)
+    file_cache.prune(str(path), w.present)  # the entries of files gone (a round's: its dir)
     return s
 
 

@@ -2,9 +2,10 @@
 distinct findings counted (`tally`), so a second start on a large history re-reads directory
 listings but not file contents.
 
-Entries are keyed by (kind, path, size, mtime, ctime, inode): any rewrite changes the key (a
-round's counts, read from several files, by a digest of every input's path and keys in place of
-the path, with zeros for the numbers: `fs.cached_of_many`). The
+Entries are (kind, session, path within it, stamp, value), one per file (`file_cache`): the
+stamp is the file's (size, mtime, ctime, inode), so any rewrite is a miss (a round's counts,
+read from several files, are stamped with a digest of every input's path and keys:
+`fs.cached_of_many`). Only the sessions a full scan listed are written back. The
 file is stamped with the build that wrote it (the program's version, the cache schema and a
 digest of the parsers' source): a file from another build is not read, and every entry is
 decoded against its kind's type, so a value of another shape is a miss, never a wrong answer.
@@ -19,6 +20,7 @@ import functools
 import hashlib
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -30,8 +32,8 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.files import Tally
 
-SCHEMA = 5  # the layout of the file and of its entries (3: `tally` entries; 4: open blockers;
-# 5: counts not known yet, pending evolution)
+SCHEMA = 6  # the layout of the file and of its entries (3: `tally` entries; 4: open blockers;
+# 5: counts not known yet, pending evolution; 6: keyed by session and path, one per file)
 KINDS = ("findings", "final", "topology", "tally")
 MAX_ENTRIES = 500_000
 # The modules whose code decides a cached value: a change to any of them is another build.
@@ -142,16 +144,18 @@ def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
     return (v, [safe_line(p) for p in problems])
 
 
-# kind, path, size, mtime, ctime, ino, value
-_Entry = tuple[str, str, int, int, int, int, msgspec.Raw]
+# kind, session, path within it, stamp (size, mtime, ctime, ino; or a digest), value
+_Entry = tuple[str, str, str, tuple[int, int, int, int] | str, msgspec.Raw]
 _DEC = msgspec.msgpack.Decoder(tuple[int, str, list[_Entry]])
 _ENC = msgspec.msgpack.Encoder()
 
+Loaded = dict[str, dict[tuple[str, str], tuple]]  # session -> (kind, rel) -> (stamp, value)
 
-def load(path: Path | None) -> dict[tuple, tuple]:
-    """Entries as the in-memory cache keys them: (kind + path, size, mtime, ctime, ino).
-    Nothing from a file of another build or layout; no entry whose value is not exactly of
-    its kind's type."""
+
+def load(path: Path | None) -> Loaded:
+    """Entries as `file_cache` keeps them: session -> (kind, rel) -> (stamp, value). Nothing
+    from a file of another build or layout; no entry whose value is not exactly of its kind's
+    type."""
     if path is None:
         return {}
     try:
@@ -160,35 +164,49 @@ def load(path: Path | None) -> dict[tuple, tuple]:
         return {}  # msgspec.ValidationError is a DecodeError: another layout
     if schema != SCHEMA or stamp != build_stamp():
         return {}
-    out = {}
-    for kind, p, size, mtime, ctime, ino, raw in entries:
+    out: Loaded = {}
+    for kind, session, rel, key, raw in entries:
         try:
-            out[(kind + p, size, mtime, ctime, ino)] = from_plain(kind, raw)
+            value = from_plain(kind, raw)
         except (KeyError, msgspec.DecodeError, TypeError, ValueError, RecursionError):
             continue
+        out.setdefault(session, {})[(kind, rel)] = (key, value)
     return out
 
 
-def save(path: Path | None, cache: dict[tuple, object]) -> bool:
+def save(path: Path | None, cache: Iterable[tuple[str, str, str, object, object]]) -> bool:
+    """Write `cache`'s entries, (kind, session, rel, stamp, value), of the kinds kept."""
     if path is None:
         return False
     entries = []
-    for key, entry in cache.items():
-        kp, size, mtime, ctime, ino = key
-        for kind in KINDS:
-            if kp.startswith(kind + "/") or kp.startswith(kind + os.sep):
-                plain = to_plain(kind, entry)  # type: ignore[arg-type]
-                if plain is not None:
-                    entries.append((kind, kp[len(kind) :], size, mtime, ctime, ino, plain))
-                break
+    for kind, session, rel, key, entry in cache:
+        if kind not in KINDS:
+            continue
+        plain = to_plain(kind, entry)  # type: ignore[arg-type]
+        if plain is not None:
+            entries.append((kind, session, rel, key, plain))
         if len(entries) >= MAX_ENTRIES:
             break
+    try:
+        data = _ENC.encode((SCHEMA, build_stamp(), entries))
+    except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
+        # e.g. a name not valid UTF-8 (kept as surrogates): those are parsed every time
+        entries = [e for e in entries if _encodes(e)]
+        data = _ENC.encode((SCHEMA, build_stamp(), entries))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(_ENC.encode((SCHEMA, build_stamp(), entries)))
+            fh.write(data)
         os.replace(tmp, path)
         return True
     except OSError:
+        return False
+
+
+def _encodes(entry: tuple) -> bool:
+    try:
+        _ENC.encode(entry)
+        return True
+    except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
         return False

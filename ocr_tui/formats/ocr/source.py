@@ -16,10 +16,11 @@ from ocr_tui.core.source import Source, Touch, is_temp_name
 from ocr_tui.core.textdecode import short
 from ocr_tui.core.textsafe import name_key
 from ocr_tui.core.view import SessionView
+from ocr_tui.formats.ocr import file_cache, parse_cache
 from ocr_tui.formats.ocr import fs as ocr_fs
-from ocr_tui.formats.ocr import parse_cache
-from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot, load_db
+from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot
 from ocr_tui.formats.ocr.db_findings import read_all_findings
+from ocr_tui.formats.ocr.db_load import load_db
 from ocr_tui.formats.ocr.derive import completed_rounds, derive_session, heartbeat_due
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
@@ -194,20 +195,34 @@ class OcrSource(Source):
         derived (none is when every view comes from the result cache)."""
         if not self._cache_loaded:
             self._cache_loaded = True
-            ocr_fs.use_persisted(parse_cache.load(self._cache_file))
+            file_cache.use_persisted(parse_cache.load(self._cache_file))
 
     def begin_scan(self) -> None:
         self._scanning = True
         self._refresh_db()
 
     def end_scan(self) -> None:
-        """Write the persistent cache if anything new was parsed."""
+        """Write the persistent cache if anything new was parsed: the entries of the sessions
+        listed now (those of sessions gone are dropped, in memory too)."""
         self._scanning = False
-        if ocr_fs.cache_entries()[1]:
-            self._load_parse_cache()  # what is not re-parsed is kept (`fs.cache_entries`)
-        entries, dirty = ocr_fs.cache_entries()
-        if dirty and self._cache_file is not None and parse_cache.save(self._cache_file, entries):
-            ocr_fs.mark_saved()
+        if file_cache.dirty():
+            self._load_parse_cache()  # what is not re-parsed is kept (`file_cache.entries`)
+        listed = {str(p) for p in self.list_sessions().values()}
+        file_cache.keep_only(listed, self._sessions_prefix)
+        if (
+            file_cache.dirty()
+            and self._cache_file is not None
+            and parse_cache.save(self._cache_file, file_cache.entries())
+        ):
+            file_cache.mark_saved()
+
+    def forget(self, key: str, path: Path) -> None:
+        """The session is gone (or moved): its files' parse results go too."""
+        file_cache.forget(str(path))
+
+    def close(self) -> None:
+        """The engine is dropped: the parse results of the project's sessions go."""
+        file_cache.forget_under(self._sessions_prefix)
 
 
 def _db_changes(old: DbSnapshot, new: DbSnapshot) -> set[str]:

@@ -130,7 +130,9 @@ def tally_rounds(
             continue
         key = repr((str(files.path), parts)).encode("utf-8", "surrogatepass")
         digest = hashlib.sha256(key).hexdigest()[:40]
-        rnd.tally, _ = fs.cached_of_many(KIND, digest, lambda r=rnd, p=prev: (compute(r, p), ()))
+        rnd.tally, _ = fs.cached_of_many(
+            KIND, files.path, rnd.rel, digest, lambda r=rnd, p=prev: (compute(r, p), ())
+        )
 
 
 def _part(rnd: RoundFiles, rows: Mapping[int, list[Finding]]) -> tuple | None:

@@ -78,7 +78,7 @@ class EventsScreen(DrilldownScreen):
         yield Static(id="events-count", classes="dd-meta")
         with Vertical(id="events-pane", classes="dd-pane") as pane:
             pane.border_title = "Events"
-            yield FitTable(COLUMNS, flex=FLEX, wrap=("details",), id="events")
+            yield FitTable(COLUMNS, flex=FLEX, wrap=("details",), id="events", hold=True)
             yield Static(id="events-empty", classes="dd-empty")
         yield KeyFooter()
 

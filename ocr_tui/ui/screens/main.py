@@ -3,8 +3,9 @@ table, detail pane, helpful empty states.
 
 It owns only view state (filter, format, sort, search: `ListKeys`, with the keys that change
 them). The sessions themselves live on the app (`app.sessions`); this screen follows them
-through `app.sessions_signal`. Its size sets classes (`-narrow`/`-medium`/`-wide`,
-`-short`/`-tall`/`-very-tall`) that app.tcss lays the list and the detail pane out by.
+through `app.sessions_signal` (merged: one refresh per turn, `ui.latest`). Its size sets
+classes (`-narrow`/`-medium`/`-wide`, `-short`/`-tall`/`-very-tall`) that app.tcss lays the
+list and the detail pane out by.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from textual.widgets import Header, Input
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
+from ocr_tui.ui.latest import subscribe_latest
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.list_layout import SORT_COLUMN
 from ocr_tui.ui.listing import ListQuery, formats_of, projects_of
@@ -92,7 +94,7 @@ class MainScreen(ListKeys):
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
     def on_mount(self) -> None:
-        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        subscribe_latest(self.app.sessions_signal, self, self._on_sessions)  # (merged)
         self.watch(self.app, "status", self._on_status, init=False)
         self.watch(self.app, "headers", self._on_headers, init=False)
         if self.app.clock is None:
@@ -183,7 +185,10 @@ class MainScreen(ListKeys):
     def visible(self) -> list[SessionView]:
         return self.list_query.apply(self.app.sessions.values())
 
-    def refresh_view(self) -> None:
+    def refresh_view(self, *, follow: bool = False) -> None:
+        """The list as the sessions and the query are now. `follow`: the user changed the
+        query, the list scrolls to the highlighted session; else (the data moved) the view
+        holds still (`SessionTable.sync`)."""
         formats, projects = self.formats(), self.projects()
         if (len(formats), len(projects)) != self._formats_seen:
             self._formats_seen = (len(formats), len(projects))
@@ -195,7 +200,7 @@ class MainScreen(ListKeys):
         scope = formats if self.format == "all" else [self.format]
         listed = projects if self.project == "all" else [self.project]
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
-        self.table.sync(views, self.app.now(), resort=not self.app.unread)
+        self.table.sync(views, self.app.now(), resort=not self.app.unread, follow=follow)
         bar = self.query_one(FilterBar)
         bar.show(
             self.app,
@@ -226,7 +231,9 @@ class MainScreen(ListKeys):
     def viewed_session_id(self) -> str | None:
         """The highlighted session: its changes show in its row and the detail pane, so
         they raise no toast (`contract.ShowsSession`)."""
-        return self.table.highlighted_id if self.table.display else None
+        tables = self.query(SessionTable)  # (none while the screen is composed or removed)
+        table = tables.first() if tables else None
+        return table.highlighted_id if table is not None and table.display else None
 
     def _show_detail(self) -> None:
         sid = self.table.highlighted_id
@@ -250,7 +257,7 @@ class MainScreen(ListKeys):
         list shows it; else the first row is (a search's first match, never the match that
         happens to be where the cursor was)."""
         before = self.table.highlighted_id
-        self.refresh_view()
+        self.refresh_view(follow=True)
         if before is not None and self.table.highlighted_id != before and self.table.row_count:
             self.table.move_cursor(row=0)
             self._show_detail()
@@ -269,7 +276,7 @@ class MainScreen(ListKeys):
             self.set_reactive(MainScreen.filter, "all")
             self.set_reactive(MainScreen.format, "all")
             self.set_reactive(MainScreen.project, "all")
-            self.refresh_view()
+            self.refresh_view(follow=True)
         found = self.table.select(session_id)
         self.set_focus(self.table)
         self._show_detail()

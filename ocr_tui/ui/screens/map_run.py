@@ -106,12 +106,12 @@ class MapRunScreen(RoundReaderScreen):
         with VerticalScroll(id="map-body"):
             with Vertical(id="map-sections-pane", classes="dd-pane") as pane:
                 pane.border_title = "Sections"
-                yield FitTable(SECTION_COLUMNS, flex=("title",), id="map-sections")
+                yield FitTable(SECTION_COLUMNS, flex=("title",), id="map-sections", hold=True)
                 yield Static("", id="map-sections-empty", classes="dd-empty")
             with Vertical(id="map-files-pane", classes="dd-pane") as pane:
                 pane.border_title = "Files"
                 yield Static(id="map-section-about")
-                yield FitTable(FILE_COLUMNS, flex=("path", "role"), id="map-files")
+                yield FitTable(FILE_COLUMNS, flex=("path", "role"), id="map-files", hold=True)
                 yield Static("No files in this section.", id="map-files-empty", classes="dd-empty")
             with Vertical(id="map-deps-pane", classes="dd-pane") as pane:
                 pane.border_title = "Dependencies"

@@ -30,6 +30,7 @@ from ocr_tui.core.reviews import ReviewRow, review_rows
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import DrilldownScreen
+from ocr_tui.ui.latest import subscribe_latest
 from ocr_tui.ui.listing import cycled
 from ocr_tui.ui.navigation import (
     Navigator,
@@ -131,7 +132,7 @@ class ReviewsScreen(Screen):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.app.sessions_signal.subscribe(self, self._on_sessions)
+        subscribe_latest(self.app.sessions_signal, self, self._on_sessions)  # (merged)
         theme_signal = getattr(self.app, "theme_changed_signal", None)
         if theme_signal is not None:
             theme_signal.subscribe(self, lambda _theme: self.refresh_rows())

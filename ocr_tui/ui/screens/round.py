@@ -127,7 +127,9 @@ class RoundScreen(DrilldownScreen):
                 yield SeverityChart(id="round-severity")
         with Vertical(id="reviewers-pane", classes="dd-pane") as pane:
             pane.border_title = "Reviewers"
-            reviewers = FitTable(REVIEWER_COLUMNS, flex=("reviewer", "file"), id="reviewers")
+            reviewers = FitTable(
+                REVIEWER_COLUMNS, flex=("reviewer", "file"), id="reviewers", hold=True
+            )
             reviewers.cursor_foreground_priority = "renderable"  # severity colours stay
             yield reviewers
             yield Static("No reviewer files yet.", id="reviewers-empty", classes="dd-empty")

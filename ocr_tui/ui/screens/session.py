@@ -51,6 +51,7 @@ from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
     ROUND_COLUMNS,
     ROUNDS_KEY,
     RUN_COLUMNS,
+    RUN_LEAST,
     WIDE_AT,
     meta_content,
     problems_content,
@@ -173,7 +174,9 @@ class SessionScreen(DrilldownScreen):
                     yield SeverityChart(id="severity-chart")
                 with Vertical(id="runs-pane", classes="dd-pane") as pane:
                     pane.border_title = "Map runs"
-                    yield FitTable(RUN_COLUMNS, flex=("doc",), id="runs")
+                    yield FitTable(
+                        RUN_COLUMNS, flex=("doc",), id="runs", hold=True, least=RUN_LEAST
+                    )
                 yield NotesPane(id="notes-pane", classes="dd-pane")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 

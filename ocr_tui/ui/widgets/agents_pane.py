@@ -18,7 +18,7 @@ from ocr_tui.ui.widgets.format_panes import FitTable
 
 class AgentsPane(Vertical):
     def compose(self) -> ComposeResult:
-        table = FitTable(COLUMNS, flex=FLEX, id="agents")
+        table = FitTable(COLUMNS, flex=FLEX, id="agents", hold=True)
         table.can_focus = False  # nothing to open: Tab goes past it, Enter does not lie
         yield table
 

@@ -226,6 +226,16 @@ class FitTable(DrillTable):
             self._update_count += 1
             self.refresh()
 
+    def _update_column_widths(self, updated_cells: set) -> None:
+        """DataTable re-measures a column from its cells when one gets shorter (`in progress`
+        → `done`): a table that holds still keeps the widths it has held."""
+        super()._update_column_widths(updated_cells)
+        if self._hold:
+            for key, _label in self._column_spec:
+                column = self.columns.get(ColumnKey(key))
+                if column is not None:
+                    column.content_width = max(column.content_width, self._natural.get(key, 0))
+
     def set_labels(self, labels: dict[str, str]) -> None:
         """Header labels that change with the width or the data (`Blockers` → `Blk`), measured
         as shown (the columns are sized by `_column_spec`'s labels); unchanged labels are no

@@ -13,7 +13,7 @@ cursor row), the hover row under the mouse. Columns are given, not measured (`se
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Collection, Hashable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -204,14 +204,35 @@ class LineTable(ScrollView, can_focus=True):
         changes what a cell looks like must `clear_drawn`."""
         return None
 
-    def rows_changed(self, row_keys: Sequence[str]) -> None:
-        """The rows are `row_keys` now (some added, removed or moved)."""
+    def rows_changed(self, row_keys: Sequence[str], moved: Collection[str] = ()) -> None:
+        """The rows are `row_keys` now (some added, removed or moved: `moved`, the rows whose
+        data changed, may have). The view holds still: at the top, it stays at the top (the
+        rows added above are shown); scrolled, the first row in view that did not move stays
+        on its line (rows added or removed above it shift the scroll, not the screen). The
+        cursor is not followed here: a new order is not a user's move (`keep_cursor_on`)."""
+        top = int(self.scroll_y)
+        anchor = self._anchor(row_keys, moved) if top else None
         self.row_keys = list(row_keys)
         self._row_index = {key: i for i, key in enumerate(self.row_keys)}
         self._update_virtual_size()
+        if anchor is not None:
+            key, line = anchor
+            top = self._row_index[key] - line
+        top = max(0, min(top, self.max_scroll_y))
+        if top != int(self.scroll_y):
+            self.scroll_to(y=top, animate=False, force=True)
         if self.cursor_row >= self.row_count:
-            self.cursor_row = max(0, self.row_count - 1)
+            self.keep_cursor_on(max(0, self.row_count - 1))
         self.refresh()  # the drawn rows are kept: they are found by key
+
+    def _anchor(self, row_keys: Sequence[str], moved: Collection[str]) -> tuple[str, int] | None:
+        """The first row in view that stays (listed still, its data unchanged), and its line."""
+        top = int(self.scroll_y)
+        staying = set(row_keys).difference(moved)
+        for line, key in enumerate(self.row_keys[top : top + max(1, self._page())]):
+            if key in staying:
+                return key, line
+        return None
 
     def refresh_row_key(self, row_key: str) -> None:
         """Row `row_key`'s data changed: draw it (alone) again."""
@@ -241,11 +262,24 @@ class LineTable(ScrollView, can_focus=True):
     def validate_cursor_row(self, row: int) -> int:
         return clamp(row, 0, max(0, self.row_count - 1))
 
+    _cursor_scrolls = True  # (False while `keep_cursor_on` moves it)
+
     def watch_cursor_row(self, old: int, new: int) -> None:
         if old != new:
             self.refresh_row(old)
             self._highlight_row(new)
-            self._scroll_cursor_into_view()
+            if self._cursor_scrolls:
+                self._scroll_cursor_into_view()
+
+    def keep_cursor_on(self, row: int) -> None:
+        """The cursor's row moved with the data (rows added or removed above it): the cursor
+        follows it without scrolling, so the view holds still (it may leave the screen; the
+        next key that moves the cursor brings it back into view)."""
+        self._cursor_scrolls = False
+        try:
+            self.cursor_row = row
+        finally:
+            self._cursor_scrolls = True
 
     def move_cursor(
         self, *, row: int | None = None, animate: bool = False, scroll: bool = True
@@ -350,11 +384,18 @@ class LineTable(ScrollView, can_focus=True):
         if not meta:
             self._set_hover_cursor(False)
             return
-        row = meta.get("row")
-        if isinstance(row, int) and row != self.hover_row:
+        row = self.row_at(meta)
+        if row is not None and row != self.hover_row:
             old, self.hover_row = self.hover_row, row
             self.refresh_row(old)
             self.refresh_row(row)
+
+    def row_at(self, meta: dict) -> int | None:
+        """The row a drawn cell belongs to, from its style's meta (HEADER for the header):
+        rows say their key, which stays right however the rows move (`RowPainter.draw`)."""
+        if meta.get("row") == HEADER:
+            return HEADER
+        return self._row_index.get(meta.get("key"))  # type: ignore[arg-type]
 
     def _on_leave(self, _event: events.Leave) -> None:
         self._set_hover_cursor(False)
@@ -362,9 +403,9 @@ class LineTable(ScrollView, can_focus=True):
     async def _on_click(self, event: events.Click) -> None:
         self._set_hover_cursor(True)
         meta = event.style.meta
-        if "row" not in meta or "column" not in meta:
+        row, column = self.row_at(meta), meta.get("column")
+        if row is None or not isinstance(column, int):
             return
-        row, column = meta["row"], meta["column"]
         if row == HEADER:
             keys = list(self.columns)
             if 0 <= column < len(keys):

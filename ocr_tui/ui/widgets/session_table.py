@@ -71,6 +71,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._last_full_tick: datetime | None = None
         self._ticking: set[str] = set()  # rows whose clock cells can change within a minute
         self._resort = True
+        self._follow = False  # a sync the user asked for is under way (`sync`'s `follow`)
         self._ids = IdFit()  # shared by the id cells: every row shortened alike
 
     def on_mount(self) -> None:
@@ -101,12 +102,20 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     # the next frames, so keys are answered in between.
     SLICE_S = 0.02
 
-    def sync(self, views: list[SessionView], now: datetime, *, resort: bool = True) -> None:
+    def sync(
+        self, views: list[SessionView], now: datetime, *, resort: bool = True, follow: bool = False
+    ) -> None:
         """Show exactly `views`, in this order. Unchanged sessions are not touched. Many new
         rows (a start-up with 10,000 sessions) are added a slice at a time, top first, so
-        the first screenful shows at once and keys are answered in between."""
+        the first screenful shows at once and keys are answered in between.
+
+        The cursor stays on its session. The view holds still as the data moves (at the top,
+        the newest rows show; scrolled, the rows in view stay: `rows_changed`) unless
+        `follow`: the user asked for another list (filter, sort, search), which scrolls to
+        the cursor's session."""
         self._now = now
         self._wanted = views
+        self._follow = follow or self._follow
         keep = self.highlighted_id
         if keep is not None and self._views[keep].source == "loading":
             keep = None  # start-up: a stand-in row is not a choice; stay at the same place
@@ -125,6 +134,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         deadline = time.perf_counter() + self.SLICE_S
         backlog = False
         added: list[str] = []
+        moved: list[str] = []  # rows whose data changed: they may move in the order
         for view in views:
             if view.id in self._views and self._views[view.id] is view:
                 continue
@@ -139,6 +149,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
                 self._cells[view.id] = cells
                 wider = self._measure(cells) or wider
             elif self._views[view.id] is not view:
+                moved.append(view.id)
                 self._views[view.id] = view
                 self._tick_with(view, now)
                 cells = row_cells(view, now)
@@ -154,9 +165,11 @@ class SessionTable(PlannedTable, inherit_bindings=True):
             order = [v.id for v in views if v.id in self._views]
         if order != self._order:
             self._order = order
-            self.rows_changed(order)
+            self.rows_changed(order, moved=[*added, *moved])
         if keep is not None and keep in wanted:
-            self.select(keep)
+            self.select(keep, scroll=self._follow)
+        if not backlog:
+            self._follow = False
         if had_rows != bool(self.row_count):
             self.refresh_bindings()
         if backlog and not self._backlog_due:
@@ -216,13 +229,17 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         else:
             self._ticking.discard(view.id)
 
-    def select(self, session_id: str) -> bool:
-        """Move the cursor to a session's row (without scrolling more than needed)."""
+    def select(self, session_id: str, *, scroll: bool = True) -> bool:
+        """Move the cursor to a session's row (scrolling no more than needed to show it; with
+        `scroll=False`, not at all: the row moved with the data, `keep_cursor_on`)."""
         index = self._row_index.get(session_id)
         if index is None:
             return False
         if index != self.cursor_row:
-            self.move_cursor(row=index)
+            if scroll:
+                self.move_cursor(row=index)
+            else:
+                self.keep_cursor_on(index)
         return True
 
     def _put(self, sid: str, cells: dict[str, Cell]) -> None:
