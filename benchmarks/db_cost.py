@@ -10,7 +10,8 @@ command's heartbeat is renewed. Measured: the CPU the reader spends per change (
 stime from /proc over the trials, less its CPU at rest over as long), `ocr-tui watch --jsonl`
 (until the line with the new phase is printed) and the dashboard in tmux (until the row shows
 `n/8`). Target: 10,000 sessions cost at most 1.2x what 10 do. The cached history is left as it
-was (its ocr.db written back, our session's directory removed).
+was (its ocr.db written back, our session's directory removed). BENCH_DB_SIZES (e.g. `10,1000`)
+and BENCH_DB_READERS (`watch` or `dashboard`) pick what runs.
 """
 
 from __future__ import annotations
@@ -211,10 +212,13 @@ def dashboard(root: Path, writer: Writer) -> tuple[list[float], float]:
 def main() -> None:
     sizes = [10, 1000] if common.QUICK else [10, 1000, 10_000]
     sizes = [int(s) for s in os.environ.get("BENCH_DB_SIZES", "").split(",") if s] or sizes
-    cpu: dict[str, dict[int, float]] = {"watch --jsonl": {}, "dashboard": {}}
+    readers = {"watch --jsonl": watch_jsonl, "dashboard": dashboard}
+    picked = os.environ.get("BENCH_DB_READERS", "")  # e.g. "dashboard": that one alone
+    readers = {k: v for k, v in readers.items() if not picked or k.split()[0] in picked}
+    cpu: dict[str, dict[int, float]] = {what: {} for what in readers}
     for n in sizes:
         root, _ = db_history(n)
-        for what, run in (("watch --jsonl", watch_jsonl), ("dashboard", dashboard)):
+        for what, run in readers.items():
             writer = Writer(root)
             try:
                 times, per_change = run(root, writer)
