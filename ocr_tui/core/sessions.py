@@ -4,6 +4,7 @@ the view ids (unique across sources), and when passing time alone will change a 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -13,16 +14,13 @@ from ocr_tui.core.source import Source
 from ocr_tui.core.view import SessionView
 
 
-def sort_key(view: SessionView) -> tuple:
-    """Active sessions first, then by last activity, newest first."""
-    return (0 if view.status == "active" else 1, _neg_ts(view.last_activity), view.id)
-
-
-def _neg_ts(ts: str | None) -> str:
-    # ISO strings sort like times; invert the characters to sort newest first.
-    if ts is None:
-        return "~"
-    return "".join(chr(0x7F - ord(c)) for c in ts)
+def newest_first(views: Iterable[SessionView]) -> list[SessionView]:
+    """The sessions by last activity, newest first (unknown last), ties by id: the one order
+    of `status`, `--json`, `watch` and the dashboard's list (its default sort, `last
+    activity ▼`). An active session that has gone quiet moves down like any other; its
+    glyph and status say it is stalled."""
+    by_id = sorted(views, key=lambda v: v.id)
+    return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
 
 
 class SessionStore:
@@ -160,7 +158,7 @@ class SessionStore:
         return removed
 
     def sessions(self) -> list[SessionView]:
-        return sorted(self.views.values(), key=sort_key)
+        return newest_first(self.views.values())
 
 
 def _forget(src: Source, key: str, path: Path) -> None:

@@ -27,7 +27,7 @@ from ocr_tui.core.discover import DEFAULT_DEPTH, MAX_DIRS, find_projects, short_
 from ocr_tui.core.engine import Engine, snapshot_of, utcnow
 from ocr_tui.core.project import Project
 from ocr_tui.core.refresh import Diff
-from ocr_tui.core.sessions import sort_key
+from ocr_tui.core.sessions import newest_first
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Header, ProjectRef, SessionView, Snapshot
@@ -345,7 +345,7 @@ class Workspace:
             e.settle()
 
     def sessions(self) -> list[SessionView]:
-        return sorted(self._views.values(), key=sort_key)
+        return newest_first(self._views.values())
 
     def snapshot(self) -> Snapshot:
         now = self.clock()

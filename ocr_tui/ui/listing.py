@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ocr_tui.core import display
+from ocr_tui.core.sessions import newest_first
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -71,7 +72,7 @@ def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
     if how == "project":  # A→Z by project, each one's newest activity first
         newest = sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
         return sorted(newest, key=lambda v: (v.project or "").lower())
-    return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
+    return newest_first(views)
 
 
 def formats_of(views: Iterable[SessionView]) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ocr_tui.cli import main
+from ocr_tui.ui.listing import ListQuery
 
 from .builders import FIXED, ago, final_md, iso, reviewer_md, topology_md
 
@@ -186,7 +187,9 @@ def test_json_nulls(tree, capsys, fixed_clock):
     assert s["current_map_run"] is None and s["rounds"] == [] and s["map_runs"] == []
 
 
-def test_json_order_active_first_then_newest_activity(tree, capsys, fixed_clock):
+def test_json_order_is_newest_activity_the_lists_default_order(tree, capsys, fixed_clock):
+    """One order (issue 25): `status` and the dashboard's list (`sort: last activity ▼`)
+    list the same sessions in the same order; an active session gone quiet moves down."""
     def closed(sid, minutes):
         tree.session(sid).state(
             status="closed", current_phase="complete", mtime=ago(minutes=minutes)
@@ -201,7 +204,7 @@ def test_json_order_active_first_then_newest_activity(tree, capsys, fixed_clock)
     closed("2026-03-01-closed-older", 60)
     active("2026-03-02-active-old", 90)
     active("2026-03-09-active-new", 5)
-    tree.session("2026-03-08-active-empty")  # no activity at all: last among the active
+    tree.session("2026-03-08-active-empty")  # no activity at all: last
     # updated_at newer than any file counts as activity too.
     tree.session("2026-03-03-active-updated").state(
         status="active",
@@ -211,13 +214,15 @@ def test_json_order_active_first_then_newest_activity(tree, capsys, fixed_clock)
     )
     ids = [s["id"] for s in status_json(capsys, tree.root)["sessions"]]
     assert ids == [
+        "2026-03-10-closed-newest",
         "2026-03-03-active-updated",
         "2026-03-09-active-new",
+        "2026-03-01-closed-older",
         "2026-03-02-active-old",
         "2026-03-08-active-empty",
-        "2026-03-10-closed-newest",
-        "2026-03-01-closed-older",
     ]
+    listed = ListQuery().apply(tree.views().values())
+    assert [v.id for v in listed] == ids
 
 
 def test_json_is_ascii_only_with_non_ascii_and_controls_escaped(tree, capsys, fixed_clock):
