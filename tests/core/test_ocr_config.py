@@ -194,7 +194,7 @@ def test_linear_time_on_hostile_lines():
     for text in lines:
         start = time.perf_counter()
         parse_dashboard_ide(text)
-        assert time.perf_counter() - start < 1.0
+        assert time.perf_counter() - start < 10.0  # quadratic on 200,000 characters: minutes
 
 
 def test_unreadable(tmp_path):
