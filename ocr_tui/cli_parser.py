@@ -200,7 +200,7 @@ def build_parser(command: str | None = None) -> Parser:
         "--port", type=int, default=8000, help="the port (default 8000; 0: any free one)"
     )
 
-    comp = sub.add_parser("completion", help="print a shell completion script (README: Install)")
+    comp = sub.add_parser("completion", help="print a shell completion script (docs/install.md)")
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
@@ -230,7 +230,7 @@ def _status_options(s: argparse.ArgumentParser) -> None:
     _several(s)
     _only(s)
     fmt = s.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
+    fmt.add_argument("--json", action="store_true", help="one JSON object (schema in docs/json.md)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
     s.add_argument(
         "--max-width",

@@ -73,7 +73,7 @@ def add_parser(sub, common, help_text: str) -> None:
         help="only findings this severe or worse (" + "|".join(SEVERITIES) + ")",
     )  # fmt: skip
     p.add_argument("--blockers", action="store_true", help="only blockers")
-    p.add_argument("--json", action="store_true", help="one JSON object (schema in README)")
+    p.add_argument("--json", action="store_true", help="one JSON object (schema in docs/json.md)")
     p.add_argument(
         "--fail-on", choices=FAIL_ON, metavar="S|blocker",
         help="exit 1 when a finding of the round is this severe (or a blocker); 3 when the"

@@ -1,4 +1,4 @@
-"""`ocr-tui watch --jsonl`: session changes as JSON lines on stdout (schema in README), until
+"""`ocr-tui watch --jsonl`: session changes as JSON lines on stdout (schema in docs/json.md), until
 the project's watch ends, stdout's reader goes away, or a write fails, however it fails (see
 `run_stream`). How the command then ends is `ocr_tui.stdout`'s."""
 
@@ -50,7 +50,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
         return not only or sid in only or own.get(sid) in only
 
-    # None: the first event says the headers whatever they are (`[]`), as README promises; an
+    # None: the first event says the headers whatever they are (`[]`), as docs/json.md promises; an
     # engine's version starts at 0, so one project without project-level state had said none
     headers_seen: object = None
     projects_seen: list | None = None  # (an empty list is said too: none found yet)

@@ -53,7 +53,7 @@ MUTED = "$foreground-muted"
 BAR = 20  # the largest count's bar, in cells, where there is room
 MIN_BAR = 4  # a bar narrower than this says nothing: the bars go, the counts stay
 LABEL_W = max(len(s) for s in SEVERITIES)
-CHART_KEY = "reviewers' findings"  # what is counted (the scale: the module doc, README)
+CHART_KEY = "reviewers' findings"  # what is counted (the scale: the module doc, docs/usage.md)
 
 
 def round_severity(rnd: Round | None) -> dict[str, int]:
