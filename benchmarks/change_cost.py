@@ -3,11 +3,11 @@
 A session of our own is added to a cached history (with a copy of a history session's two
 rounds); then, 50 times, its state.json is replaced and we time (a) `Engine.apply([that path])`
 in this process and (b) through `ocr-tui watch --jsonl`, from the rename until the line for the
-change is printed. Target (issue 14): the big tree's median is at most 1.2x the small tree's
+change is printed. Target: the big tree's median is at most 1.2x the small tree's
 (only the touched session is re-derived). The baseline (same run) is what a re-read-everything
 tool pays per change: one `Engine.scan()`. Then, 50 times, a reviewer file of its round 2 is
 replaced (one more finding each time) and `Engine.apply` is timed again: the round's findings
-are counted anew (issue 12's model: the file parsed, merged, evolved against round 1)."""
+are counted anew (the findings model: the file parsed, merged, evolved against round 1)."""
 
 from __future__ import annotations
 

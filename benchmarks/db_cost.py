@@ -1,5 +1,5 @@
-"""Cost of one ocr.db rewrite with 10 / 1,000 / 10,000 sessions in the database (issue 25,
-item 3; --quick: 10 / 1,000).
+"""Cost of one ocr.db rewrite with 10 / 1,000 / 10,000 sessions in the database (--quick: 10 /
+1,000).
 
 The project is `db_tree.db_history(n)`: n closed sessions in ocr.db. A live session of our own
 is added (its directory and its rows: session, `session_created` event, agent command); then,

@@ -1,4 +1,4 @@
-"""A project whose `.ocr/data/ocr.db` holds a long history (issue 25): 10 / 1,000 / 10,000
+"""A project whose `.ocr/data/ocr.db` holds a long history: 10 / 1,000 / 10,000
 sessions, built in seconds and cached under $OCR_BENCH_CACHE like the other histories.
 
 The simulator (`build_history(store="ocr.db")`) plays SEED sessions into ocr.db as OCR's CLI

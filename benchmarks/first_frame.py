@@ -1,4 +1,4 @@
-"""First frame (issue 14, item 4): start-up until the first row is on screen, against the time
+"""First frame: start-up until the first row is on screen, against the time
 Python takes to import Textual, in the same run.
 
 Each trial, in turn: (a) `python -c "import textual.app"` in a fresh process, wall time (the

@@ -1,4 +1,4 @@
-"""The floor (issue 14): the smallest Textual app that shows what `latency_tmux` changes, with
+"""The floor: the smallest Textual app that shows what `latency_tmux` changes, with
 the same watcher as ocr-tui (`ocr_tui.core.watcher.Watch`, inotify on Linux), in one `Static`.
 Whatever ocr-tui spends beyond this app on a change is ocr-tui's; this is the fastest Textual
 can show a change on this machine.

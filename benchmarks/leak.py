@@ -1,4 +1,4 @@
-"""Leak slope (issue 25): memory after many changes. One session's state.json is replaced
+"""Leak slope: memory after many changes. One session's state.json is replaced
 (temp file + rename, as agents write it) 20,000 times, then `.ocr/data/ocr.db` (the whole
 database exported to a temp file and renamed over it, as OCR's sql.js store saves; one
 session's row changed), under `ocr-tui watch --jsonl` and under the dashboard in tmux. Each
@@ -7,7 +7,7 @@ once the output shows it (the `watch --jsonl` line, the list's row with its `n/8
 change is read, none is merged into another's batch.
 
 The process's VmRSS (/proc/<pid>/status) is read after the first 1,000 changes and at the end;
-the slope is the growth after the first 1,000, per 1,000 changes. Target (issue 25): growth
+the slope is the growth after the first 1,000, per 1,000 changes. Target: growth
 after the first 1,000 <= 1 MB in total over 20,000 changes, i.e. <= 53.9 KB per 1,000.
 `BENCH_LEAK_CHANGES=N` runs N changes instead (the target scales: the same slope).
 A 10-session project (2 rounds x 4 reviewers each) of either store; the parse and result

@@ -1,4 +1,4 @@
-"""Soak: the dashboard left open beside busy agents (issue 25). The simulator loops at 20x into
+"""Soak: the dashboard left open beside busy agents. The simulator loops at 20x into
 ocr.db (a new live session every few seconds) for BENCH_SOAK_S seconds (600; 60 with --quick)
 with the dashboard open in tmux at 160x40; nobody presses a key, ever.
 

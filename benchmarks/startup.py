@@ -16,7 +16,7 @@ and the result cache of derived views) per "first" start and the same one again 
   every row, keys are pressed one at a time and timed until the pane shows them: `j`/`k` (the
   cursor row changes, read from the pane's colours) once rows are listed, `f` (the filter bar
   changes) before.
-Issue 14's targets, at 10,000 sessions: every row complete (first start) <= 0.5x the 106 s it
+The targets, at 10,000 sessions: every row complete (first start) <= 0.5x the 106 s it
 took before; a second start <= 0.1x the first (Engine.scan and the app); peak RSS <= 200 MB.
 Baseline (same run): reading every file of the tree once (os.walk + read), the IO floor of a
 start without cache.
@@ -62,7 +62,7 @@ SCAN = (
 )
 B = "2. start-up"
 CAP_S = float(os.environ.get("BENCH_LOAD_CAP", "120"))  # stop waiting for "every row" after this
-# Issue 14's targets (at 10,000 sessions): every row read in at most half of the 106 s it took
+# The targets (at 10,000 sessions): every row read in at most half of the 106 s it took
 # before it, a second start of Engine.scan in at most a tenth of the first, peak RSS 200 MB.
 EVERY_ROW_BEFORE_S = 106.0
 SECOND_MAX_RATIO = 0.1
@@ -288,7 +288,7 @@ def bench_size(n: int) -> None:
             f"{n:>6}: app in tmux, every row complete (first)",
             ms(first["all"]),
             baseline=f"app CPU goes quiet; {first['all'] / EVERY_ROW_BEFORE_S:.2f}x the 106 s"
-            " before issue 14"
+            " before the speed work"
             if big
             else "app CPU goes quiet",
             target=f"<= {every_max:.0f} s" if big else "",

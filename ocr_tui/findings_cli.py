@@ -1,4 +1,4 @@
-"""`ocr-tui findings`: one round's findings as a table or JSON, and a CI gate (issue 12).
+"""`ocr-tui findings`: one round's findings as a table or JSON, and a CI gate.
 
     ocr-tui findings [PATH] [--session ID] [--round N] [--min-severity S] [--blockers]
                      [--json] [--fail-on S|blocker] [--max-width N]

@@ -1,4 +1,4 @@
-"""Start-up imports only what the first screen needs (issue 14, item 4): checked in fresh
+"""Start-up imports only what the first screen needs: checked in fresh
 processes by what is in `sys.modules`, never by timing. The headless commands never import
 Textual; the dashboard, until the session list shows its rows, imports no other screen, no
 Markdown, no command palette provider, no simulator, no headless command's module; the router

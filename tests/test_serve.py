@@ -1,4 +1,4 @@
-"""`ocr-tui serve`: the dashboard in a browser (issue 15, item 1). The server runs as a user
+"""`ocr-tui serve`: the dashboard in a browser. The server runs as a user
 runs it (a process of its own, on a free port); headless Chromium loads the page, and we read
 what the page's terminal (xterm.js) holds through the DevTools protocol, over a pipe (no port,
 no client library: JSON messages ended by NUL on fds 3 and 4). Its canvas has no text in the

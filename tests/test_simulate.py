@@ -491,7 +491,7 @@ def looped_ids(root: Path, sessions: int) -> list[str]:
 
 
 def test_a_loop_numbers_its_sessions_in_order(tmp_path: Path) -> None:
-    """Issue 24: `simulate --loop` named its runs `-2`, then `-2-2`, then `-3`."""
+    """`simulate --loop` named its runs `-2`, then `-2-2`, then `-3`."""
     assert looped_ids(tmp_path / "a", 4) == ["", "-2", "-3", "-4"]
     b = tmp_path / "b"
     (sessions_dir(b) / "2026-03-10-feat-live-review").mkdir(parents=True)

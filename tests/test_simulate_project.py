@@ -1,4 +1,4 @@
-"""The simulated project's own files (issue 24): every file a simulated finding or map run
+"""The simulated project's own files: every file a simulated finding or map run
 names exists outside `.ocr/`, long enough for the finding's lines, so `e` opens it in the
 demo and after `ocr-tui simulate`; a file of the user's is never written over."""
 

@@ -1,5 +1,5 @@
 """What OCR records beyond the session row reaches the watcher's events as a phase change does
-(issue 13, "Live"): ocr.db is replaced whole, so an event appended, a round's triage changed,
+("Live"): ocr.db is replaced whole, so an event appended, a round's triage changed,
 a map file marked reviewed or an agent finishing re-derive the session it belongs to."""
 
 from __future__ import annotations

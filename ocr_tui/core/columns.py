@@ -2,7 +2,7 @@
 ranks and widths, and one plan (`plan`) of which are shown and how wide. Pure: no IO, no
 Textual; `ui.list_layout` and `status_text` call it alike.
 
-A layout that holds still while a run goes on (issue 24):
+A layout that holds still while a run goes on:
 
 - which columns show depends on the width, the formats and projects listed and the sessions'
   names, never on what a session is doing: `applies` reads the formats and the number of

@@ -1,4 +1,4 @@
-"""Open a finding's file at its line in the user's editor (issue 12): which editor, with which
+"""Open a finding's file at its line in the user's editor: which editor, with which
 arguments, and whether the file may be opened at all. No Textual here: the findings screen
 suspends the app and calls `run(plan(...))`.
 

@@ -6,7 +6,7 @@ low idle cost costs latency. inotify itself is event-driven: the file descriptor
 readable when something changes, so this watcher costs nothing while idle and reports a change
 within a few milliseconds. watchfiles remains the backend for polling and other platforms.
 
-The system calls and the parsing of events are inotify_simple's (issue 11); what is ours is on
+The system calls and the parsing of events are inotify_simple's; what is ours is on
 top: the recursive arming, the overflow and watch-limit handling, and the batching.
 
 Yields batches in watchfiles' shape: `set[tuple[Change, str]]`.

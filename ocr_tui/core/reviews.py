@@ -1,4 +1,4 @@
-"""Reviews across sessions (issue 13, item 2): one row per review round of every session, and
+"""Reviews across sessions: one row per review round of every session, and
 the project's one-line summary (sessions, active, rounds with a verdict, unresolved blockers).
 Pure: from the session views, for the Reviews screen and any headless output alike.
 

@@ -1,6 +1,6 @@
 """A session's state in one word and one glyph, for every screen and every command.
 
-One vocabulary (issue 16): the list's glyph, the detail pane's, the session screen's, the
+One vocabulary: the list's glyph, the detail pane's, the session screen's, the
 `?` legend, `status` and `--oneline` all come from here. Precedence is the order of STATES:
 what needs the user outranks what is merely so (an interrupted session that was closed shows
 `!`, not `✓`). Pure; no Textual.

@@ -1,4 +1,4 @@
-"""The running agents' table without a widget (issue 13, item 4): one row per agent command
+"""The running agents' table without a widget: one row per agent command
 OCR records as started and not finished (`SessionView.agents`): the command, its persona and
 model where the OCR build records them, since when it runs, how long ago its last heartbeat
 was, and its state: `● pid 4049`, or, with the session list's stall glyph (nothing moves), `⚠

@@ -1,4 +1,4 @@
-"""The event log's rows without a screen (issue 13, item 1): OCR's `orchestration_events`
+"""The event log's rows without a screen: OCR's `orchestration_events`
 (`SessionView.events`, the last 200, oldest first) in human words.
 
 `14:02  phase     entered Parallel Reviews (4/8)`

@@ -1,5 +1,5 @@
-"""A map run's sections, files and dependencies, read and drawn without a screen (issue 13,
-item 3): `read_run` (blocking IO: call it from a thread) and the map run screen's cells.
+"""A map run's sections, files and dependencies, read and drawn without a screen: `read_run`
+(blocking IO: call it from a thread) and the map run screen's cells.
 
 Where the map comes from, best first: the run's `map-meta.json`, else its `map.md` section
 tables (`fs.read_session`), else ocr.db's `map_sections` / `map_files`; what the user marked

@@ -1,4 +1,4 @@
-"""Markdown from OCR's agents, made to read as they wrote it (issue 16, item 10).
+"""Markdown from OCR's agents, made to read as they wrote it.
 
 Reviewers and the Tech Lead write key/value lines and discourse responses one under another
 without blank lines between them:

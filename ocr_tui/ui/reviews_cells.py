@@ -1,4 +1,4 @@
-"""The Reviews view's table without a screen (issue 13, item 2): which rows it shows (the
+"""The Reviews view's table without a screen: which rows it shows (the
 actionable filter, the sort) and their cells.
 
 Cells are rich `Text` with foreground styles from the theme (`style(variable, bold=...)`,
@@ -63,7 +63,7 @@ class Layout:
 
 # Most said first: the table shows the first whose columns leave the session SESSION_MIN
 # (`choose_layout`). The date is shortened before the verdict is cut: at 80 columns the
-# Verdict column said `REQUEST CHA…` beside a date with room to spare (issue 24).
+# Verdict column said `REQUEST CHA…` beside a date with room to spare.
 LAYOUTS = (
     Layout(),
     Layout(short_labels=True),

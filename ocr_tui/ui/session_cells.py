@@ -32,7 +32,7 @@ ROUND_COLUMNS = [
 ]
 RUN_COLUMNS = [("run", "Run"), ("state", "State"), ("files", "Files"), ("doc", "Document")]
 # a run's state is one of the round states: planned at the longest (in progress) from the
-# first frame, so the table does not re-fit when a run ends (issue 24)
+# first frame, so the table does not re-fit when a run ends
 RUN_LEAST = {"state": max(len(w) for w in fmt.ROUND_STATES.values())}
 DOC_COLUMNS = [("name", "Document")]
 BAR_WIDTH = 10

@@ -1,4 +1,4 @@
-"""A round's findings by severity as a small bar chart (issue 15, item 6): one line per
+"""A round's findings by severity as a small bar chart: one line per
 severity, its count, and a bar of block characters proportional to it.
 
 ```

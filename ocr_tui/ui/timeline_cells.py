@@ -1,4 +1,4 @@
-"""The session screen's phase timeline (issue 13, item 1): each phase's mark, number and label,
+"""The session screen's phase timeline: each phase's mark, number and label,
 when it was entered, how long it took, and a bar of its share of the session's time.
 
 `✓ 2 Change Context   14:02   3m 10s  ████▌`

@@ -1,4 +1,4 @@
-"""Bounded memory (issue 25, item 2): what the engine and its sources keep depends on the
+"""Bounded memory: what the engine and its sources keep depends on the
 sessions and files that exist now, never on how many changes were read. Each cache holds one
 entry per file it describes (a new version replaces the old), drops the entries of files and
 sessions that are gone, and the heap does not grow with rewrites or with sessions created and

@@ -1,4 +1,4 @@
-"""The command line's contract (issue 16, items 19 and 20): `--version`; a mistyped command is
+"""The command line's contract: `--version`; a mistyped command is
 a usage error with a "did you mean", not a PATH; a PATH that does not exist says so; the
 dashboard refuses to start without a terminal (exit 2, pointing at `status` and `watch
 --jsonl`) unless OCR_TUI_FORCE_TTY=1, and still opens in one. Exit codes: 2 for usage errors,
@@ -80,7 +80,7 @@ def script(*args: str, **kw) -> subprocess.CompletedProcess:
     )  # fmt: skip
 
 
-# --- item 19: --version, unknown words, paths -------------------------------------------------
+# --- --version, unknown words, paths -------------------------------------------------
 
 
 def test_version_prints_the_installed_version(capsys):
@@ -244,7 +244,7 @@ def test_usage_errors_exit_2(argv, tmp_path, capsys):
     ids=lambda a: " ".join(a) if isinstance(a, list) else None,
 )
 def test_a_command_s_usage_error_prints_its_own_usage(argv, command, unread, tmp_path, capsys):
-    """Issue 24: `status --bogus` printed `usage: ocr-tui [-h] [--version] COMMAND ...`, the
+    """`status --bogus` printed `usage: ocr-tui [-h] [--version] COMMAND ...`, the
     top level's, where the command's options are what the user needs to see."""
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
@@ -263,7 +263,7 @@ def test_no_project_and_unknown_session_exit_2(tmp_path, capsys):
     assert code == 2 and len(err.splitlines()) == 1 and "no session 'nope'" in err
 
 
-# --- item 20: the dashboard needs a terminal -------------------------------------------------
+# --- the dashboard needs a terminal -------------------------------------------------
 
 
 @pytest.mark.parametrize("argv", [[], ["dashboard"], ["--poll"], ["demo"]], ids=str)

@@ -339,7 +339,7 @@ def test_watch_of_several_projects_streams_a_projects_line(two):
 
 def test_watch_of_one_project_streams_as_before(two):
     lines, _ = watch_lines([str(two[1])], lambda ls: len(snapshots(ls)) >= 2)
-    # the headers first, `[]` when no format has project-level state (issue 24: with one
+    # the headers first, `[]` when no format has project-level state (with one
     # project there was no headers line at all, as README says there is)
     assert lines[0] == {"type": "headers", "headers": []}
     assert sum(d["type"] == "headers" for d in lines) == 1

@@ -1,4 +1,4 @@
-"""`ocr-tui status` fits a width (issue 16, item 21) and speaks the one state vocabulary (item 6):
+"""`ocr-tui status` fits a width and speaks the one state vocabulary:
 the table gives up its least telling columns and cuts long ids in the middle (their end, the
 branch, kept); `--oneline` stays within 60 columns (`--max-width N`); the width is the
 terminal's, else $COLUMNS, else nothing is cut (a pipe, a file). STATUS and the problem lines

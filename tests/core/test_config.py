@@ -1,4 +1,4 @@
-"""The config file (issue 15, item 3): what it sets, where flags and project tables win, bad
+"""The config file: what it sets, where flags and project tables win, bad
 files and values as one line naming the key, the theme remembered."""
 
 from __future__ import annotations

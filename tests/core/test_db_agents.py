@@ -1,4 +1,4 @@
-"""Running agents from ocr.db's `command_executions` (issue 13, item 4): rows started and not
+"""Running agents from ocr.db's `command_executions`: rows started and not
 finished, placed by workflow_id or on the newest active session, with heartbeat and pid
 staleness, at the oldest and newest schemas."""
 

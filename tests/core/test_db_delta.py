@@ -1,4 +1,4 @@
-"""ocr.db read from what changed (issue 25, item 3): after any sequence of rewrites the
+"""ocr.db read from what changed: after any sequence of rewrites the
 incremental read equals a read of the whole file, and a change to one session's rows derives
 that session alone."""
 

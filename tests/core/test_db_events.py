@@ -1,4 +1,4 @@
-"""The session's log and phase times from ocr.db's `orchestration_events` (issue 13, item 1):
+"""The session's log and phase times from ocr.db's `orchestration_events`:
 every phase entered with its time and how long it took, the first phase from session_created,
 `complete` from session_closed, and the last 200 events in `status --json`."""
 
@@ -144,7 +144,7 @@ def test_hostile_event_values(tree):
     assert timeline(view)["reviews"][1] == "2026-03-10T11:00:00Z"
 
 
-# --- the user's triage of a round (issue 13, item 2) ----------------------------------------
+# --- the user's triage of a round ----------------------------------------
 
 TRIAGE_TABLES = """
 CREATE TABLE review_rounds (id INTEGER PRIMARY KEY, session_id TEXT, round_number INTEGER);

@@ -1,4 +1,4 @@
-"""The user's notes from OCR's dashboard (`user_notes`, issue 13 item 5): each placed on the
+"""The user's notes from OCR's dashboard (`user_notes`): each placed on the
 session, round, finding, map run, section or file its target_id names; notes on rows that are
 gone, and databases without the tables, show nothing."""
 

@@ -1,4 +1,4 @@
-"""The session view's findings (issue 12): each round's distinct findings, blockers and
+"""The session view's findings: each round's distinct findings, blockers and
 evolution in `status --json`, counted with `ocr-tui findings`' own model, so the two always
 agree (simulated projects, a hand-built multi-round session with every source); and what that
 costs: counted once per change of a round's inputs, kept in the persistent parse cache, ocr.db
@@ -332,7 +332,7 @@ def test_a_failure_of_the_findings_model_costs_the_counts_not_the_view(tree, mon
     assert "its findings could not be counted: a bug ␛[31m" in v.problems
 
 
-# --- a round OCR records as done (issue 24, item 1) ----------------------------------------------
+# --- a round OCR records as done ----------------------------------------------
 
 
 def test_a_round_completed_event_completes_the_round_in_every_view(tree, capsys):

@@ -141,7 +141,7 @@ def test_non_positive_stored_map_run_counts_as_absent(tree, stored):
     assert tree.view(SID).current_map_run == 1
 
 
-# --- phase keys both workflows have (issue 10, item 10) -------------------------------------
+# --- phase keys both workflows have -------------------------------------
 #
 # `ocr state init --workflow-type map` and `ocr state sync` of an unfinished map directory store
 # workflow_type=map with current_phase=`context`, phase_number=1 (checked against OCR 1.10.4):

@@ -1,4 +1,4 @@
-"""discourse.md -> structured responses (issue 12, ocr-format.md §4.2): OCR's template lines
+"""discourse.md -> structured responses (ocr-format.md §4.2): OCR's template lines
 with their bodies, the dashboard's heading form, bulleted / bold variants, CONNECT's arrow,
 SURFACE without a target, fenced code and HTML comments, CRLF, nothing parsed; linking the
 titles to findings (exact, close, the reviewer answered first); hostile input; and the

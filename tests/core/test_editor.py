@@ -1,4 +1,4 @@
-"""Opening a finding's file in the user's editor (issue 12): the editor, its argv per family,
+"""Opening a finding's file in the user's editor: the editor, its argv per family,
 and every refusal; then a real run with a fake editor."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """final.md's Blockers / Should Fix / Suggestions items (final_items.py) and the findings of a
-round-meta.json (findings_meta.py), issue 12."""
+round-meta.json (findings_meta.py)."""
 
 from __future__ import annotations
 
@@ -710,7 +710,7 @@ def test_a_count_of_thousands_of_digits_is_no_count() -> None:
     assert parse_final_counts("**Blockers:** 123456789\n").blockers == 123456789
 
 
-# --- every list shape under a section (issue 24, item 3) --------------------------------------
+# --- every list shape under a section --------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,5 @@
 """`ocr-tui findings`: the JSON contract, filters, the table, default session and round, and
-the exit codes of the CI gate (issue 12)."""
+the exit codes of the CI gate."""
 
 from __future__ import annotations
 
@@ -174,7 +174,7 @@ def test_table_shows_triage_when_ocr_db_has_it(tmp_path, capsys):
     assert any(w in with_triage[0] for w in ("fixed", "acknowledged", "read", "wont_fix"))
 
 
-# --- a round whose findings are not all in (issue 24, items 1 and 2) ---------------------------
+# --- a round whose findings are not all in ---------------------------
 
 
 def just_begun(tmp_path: Path) -> Path:

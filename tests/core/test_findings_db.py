@@ -1,4 +1,4 @@
-"""Findings read from ocr.db's `review_findings` (issue 12): the join to `reviewer_outputs` /
+"""Findings read from ocr.db's `review_findings`: the join to `reviewer_outputs` /
 `review_rounds`, merging, triage from `user_finding_progress`, older schemas, bad values."""
 
 from __future__ import annotations
@@ -455,8 +455,8 @@ def test_wal_mode_file_is_read(db):
 
 
 def test_open_blockers_leave_out_the_ones_triaged_fixed_or_wont_fix(db, db_path):
-    """The session view's `open_blockers`: blockers not triaged fixed / won't fix (issue 13's
-    "unresolved blockers"), counted from the same findings as `blockers`."""
+    """The session view's `open_blockers`: blockers not triaged fixed / won't fix (the summary
+    line's "unresolved blockers"), counted from the same findings as `blockers`."""
     from ocr_tui.core.engine import Engine
     from ocr_tui.core.project import Project
 

@@ -1,4 +1,4 @@
-"""Reviewer markdown -> `Finding`s (issue 12, ocr-format.md §4.1): the template, the real-world
+"""Reviewer markdown -> `Finding`s (ocr-format.md §4.1): the template, the real-world
 shapes, every location shape, missing fields, fenced and commented-out findings, BOM / CRLF,
 long whitespace runs; and the same findings `parse_findings` counts, over its test corpora and
 generated documents."""

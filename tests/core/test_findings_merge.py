@@ -1,5 +1,5 @@
 """A round's findings merged across reviewers and final.md, and their evolution across rounds
-(issue 12; ocr_tui/formats/ocr/findings.py)."""
+(ocr_tui/formats/ocr/findings.py)."""
 
 from __future__ import annotations
 
@@ -139,8 +139,8 @@ def test_similarity_is_bounded_on_huge_titles():
 
 
 def test_a_merged_finding_says_who_rated_it_what_when_they_differ():
-    """The detail's top read `low` while the body (one reviewer's words) said `Severity: Info`
-    (issue 24, item 9): the merge keeps each reviewer's rating."""
+    """The detail's top read `low` while the body (one reviewer's words) said `Severity: Info`:
+    the merge keeps each reviewer's rating."""
     from ocr_tui.formats.ocr.findings import differing_ratings
 
     a = msgspec.structs.replace(f("Leak", "a.py", by="quality-1"), severity="info")

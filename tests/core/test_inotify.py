@@ -1,4 +1,4 @@
-"""The inotify watcher's own edges: the syscall layer is inotify_simple's (issue 11), what is
+"""The inotify watcher's own edges: the syscall layer is inotify_simple's, what is
 checked here is what we put on top of it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A map run's review sections (issue 13, item 3): from map-meta.json, else ocr.db's map
+"""A map run's review sections: from map-meta.json, else ocr.db's map
 tables, else map.md's section tables; the files the user marked reviewed from ocr.db alone;
 `status --json` map runs gain `sections`."""
 
@@ -154,7 +154,7 @@ def test_clean_title_and_hostile_markdown():
     assert from_markdown("# nothing here\n") is None
 
 
-# --- every shape OCR's dashboard reads (issue 24) ----------------------------------------------
+# --- every shape OCR's dashboard reads ----------------------------------------------
 
 
 def files_of(text: str) -> list[tuple[int, str, list[tuple]]]:

@@ -1,4 +1,4 @@
-"""One fact, one answer, on every screen (issue 24, class 2): a round's and a map run's start
+"""One fact, one answer, on every screen (class 2): a round's and a map run's start
 and end, a map run's time whatever the store, a stall's length, a stale agent's state, a map
 session's Verdict cell, whose phases the timeline shows."""
 
@@ -26,7 +26,7 @@ SID = "2026-03-10-feat-x"
 START = datetime(2026, 3, 10, 9, 0, 0, tzinfo=UTC)
 
 
-# --- item 4: every round and map run has a start and an end ----------------------------------
+# --- every round and map run has a start and an end ----------------------------------
 
 
 def test_state_json_rounds_end_when_their_synthesis_was_written_not_at_updated_at(tree):
@@ -70,7 +70,7 @@ def test_ocr_db_rounds_start_and_end_at_their_events(tree):
     assert (r2.started_at, r2.ended_at, r2.approximate) == ("2026-03-10T10:25:00Z", None, False)
 
 
-# --- item 5: a map run's time is its own in every store -----------------------------------------
+# --- a map run's time is its own in every store -----------------------------------------
 
 
 def _live(tmp_path, store: str) -> SessionView:
@@ -94,7 +94,7 @@ def test_a_map_runs_time_is_its_own_with_ocr_db_as_with_state_json(tmp_path):
     assert abs(json_run - db_run) <= 5
 
 
-# --- item 6: a stall's length reads the same on every screen -------------------------------------
+# --- a stall's length reads the same on every screen -------------------------------------
 
 
 def _stalled(idle: timedelta) -> SessionView:
@@ -120,7 +120,7 @@ def test_a_stalls_length_is_in_whole_minutes_as_the_activity_says(idle, said, ag
     assert fmt.when(view.last_activity, FIXED, "ago") == ago_said
 
 
-# --- item 7: a stale agent is said at every width ----------------------------------------------
+# --- a stale agent is said at every width ----------------------------------------------
 
 
 def test_a_stale_agent_makes_the_state_attention_and_the_status_says_it():
@@ -137,7 +137,7 @@ def test_a_stale_agent_makes_the_state_attention_and_the_status_says_it():
     assert session_state(view) == "closed"  # a closed session's leftover row: not its state
 
 
-# --- item 9: whose phases the timeline shows ----------------------------------------------------
+# --- whose phases the timeline shows ----------------------------------------------------
 
 
 def test_the_timeline_says_whose_round_its_times_are(tmp_path):
@@ -151,7 +151,7 @@ def test_the_timeline_says_whose_round_its_times_are(tmp_path):
     assert fmt.timeline_unit(view) == "" and timeline_title(view, FIXED).startswith("Phases")
 
 
-# --- the class hunted on (issue 24): what is not in yet is not said ---------------------------
+# --- the class hunted on: what is not in yet is not said ---------------------------
 
 
 def test_a_quick_review_skipped_its_discourse_it_did_not_do_it(tree):

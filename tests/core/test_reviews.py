@@ -1,4 +1,4 @@
-"""Reviews across sessions (issue 13, item 2): a row per round of every session, the
+"""Reviews across sessions: a row per round of every session, the
 actionable ones, and the project's summary line with its unresolved blockers."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A session's findings, round by round, from its files (issue 12; formats/ocr/round_findings):
+"""A session's findings, round by round, from its files (formats/ocr/round_findings):
 source order (round-meta.json, ocr.db rows, markdown), final.md enrichment, the critical rule,
 evolution across three rounds, and hostile files."""
 

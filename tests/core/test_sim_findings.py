@@ -1,4 +1,4 @@
-"""The simulator's findings, read back by issue 12's model (`read_findings`): realistic
+"""The simulator's findings, read back by the findings model (`read_findings`): realistic
 locations, findings shared by several reviewers, final.md items that attach to them,
 round-meta.json agreeing with the reviewer files, and a round 2 that keeps some, fixes some
 (round 1's blockers among them) and adds one or two."""

@@ -188,8 +188,9 @@ def test_json_nulls(tree, capsys, fixed_clock):
 
 
 def test_json_order_is_newest_activity_the_lists_default_order(tree, capsys, fixed_clock):
-    """One order (issue 25): `status` and the dashboard's list (`sort: last activity ▼`)
+    """One order: `status` and the dashboard's list (`sort: last activity ▼`)
     list the same sessions in the same order; an active session gone quiet moves down."""
+
     def closed(sid, minutes):
         tree.session(sid).state(
             status="closed", current_phase="complete", mtime=ago(minutes=minutes)
@@ -491,7 +492,7 @@ def test_table_columns_mean_the_same_in_every_format(tmp_path, capsys):
             assert row["RND"] == f"M{s['current_map_run']}", where
             # never the review round's facts it went through before: the run's own files
             assert (row["REV"], row["FIND"]) == ("—", "—"), where
-            assert row["VERDICT"] == "—", where  # a map run has no verdict (item 8)
+            assert row["VERDICT"] == "—", where  # a map run has no verdict
             continue
         elif s["current_round"] is None:
             assert (row["RND"], row["REV"], row["FIND"]) == ("—", "—", "—"), where

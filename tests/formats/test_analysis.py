@@ -145,7 +145,7 @@ def test_example_phase_gate_and_title(tmp_path):
     assert v.started_at == "2026-02-04T14:30:22Z" and v.updated_at == "2026-02-04T15:02:45Z"
     assert v.elapsed.running and v.elapsed.since == "2026-02-04T14:30:22Z"
     assert v.alerts == [] and v.problems == [] and not v.stalled
-    # One numbering (issue 16): the skill's 0-based phase 4 and gate `phase_3` are named as
+    # One numbering: the skill's 0-based phase 4 and gate `phase_3` are named as
     # the timeline numbers them, 5 and 4; the status is in words.
     assert fact(v, "approval") == "phase 4 (Structure Review): approved at 2026-02-04T14:55:00Z"
     assert fact(v, "waiting on you") == "phase 5 (Plan Review) needs your approval"

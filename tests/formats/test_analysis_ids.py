@@ -2,7 +2,7 @@
 none), not the fixed word `project`: two projects' sessions, a session and its archive, and the
 temp-dir fallbacks are told apart. The engine's key stays stable while a file is rewritten, and
 two sessions with the same `session_id` are still two rows (the later one named as a problem).
-The title is what the session is about, never a copy of the id (issue 10, item 7)."""
+The title is what the session is about, never a copy of the id."""
 
 from __future__ import annotations
 

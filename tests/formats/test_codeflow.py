@@ -102,7 +102,7 @@ def test_stalled_when_in_progress_and_updated_at_is_old(tmp_path: Path) -> None:
     v, src = derive(tmp_path, now=NOW, stall_after=600)  # updated 14:31, now 16:00
     assert v.stalled and v.status == "active"
     assert any(a.startswith("stalled?") and "Research" in a for a in v.alerts)
-    # Issue 16: how long it has been quiet is a time (shown live), against the limit; no
+    # How long it has been quiet is a time (shown live), against the limit; no
     # frozen `no update for 1h 29m`.
     assert "stalled? Research in progress, no activity for over 10m" in v.alerts
     quiet = next(f.value for f in v.facts if f.label == "stalled?")

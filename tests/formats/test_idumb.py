@@ -165,7 +165,7 @@ def test_resumable_says_until_when(tmp_path):
 
 
 def test_idle_time_is_never_measured_into_a_text(tmp_path):
-    """Issue 16: `active (idle 0s)` stood still until the next change; no fact or alert says
+    """`active (idle 0s)` stood still until the next change; no fact or alert says
     how long a session has been idle (its `last update` time does, on screen, live)."""
     session(tmp_path, lastUpdated=fmt_ts(T0))
     for hours in (0, 0.5, 6, 100, 200, 1000):
@@ -193,7 +193,7 @@ def test_delegation_depth_and_parent_only_where_present(tmp_path):
 def test_compaction_marker(tmp_path):
     session(tmp_path, compactedAt="2026-02-05T18:40:00Z", contextSize=184000)
     v, _ = view(tmp_path, T0 + timedelta(minutes=50))
-    # Issue 16: `compacted (184000)` had no unit; a count is the context's size in tokens.
+    # `compacted (184000)` had no unit; a count is the context's size in tokens.
     assert "compacted" in v.badges
     value = fact(v, "compacted").value
     assert value == "2026-02-05T18:40:00Z; the context was 184,000 tokens"

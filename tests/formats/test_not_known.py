@@ -1,4 +1,4 @@
-"""Absent data is not a negative fact, in the other formats too (issue 24, class 1, hunted
+"""Absent data is not a negative fact, in the other formats too (class 1, hunted
 beyond OCR): a missing field or an unreadable file shows as not known (`—`, `?`, pending),
 never as 0, "changes requested", "valid", "waiting on you" or a phase."""
 

@@ -1,4 +1,4 @@
-"""Problems in plain words (issue 16, item 11): a JSON file that cannot be read is named with
+"""Problems in plain words: a JSON file that cannot be read is named with
 what is wrong with it, where, in words a user reads without knowing the parser: never
 msgspec's `Input data was truncated` or `JSON is malformed: … (byte 12)`."""
 

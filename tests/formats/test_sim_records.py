@@ -1,4 +1,4 @@
-"""The simulator fills what OCR ≥ 1.5 records beyond the session rows (issue 13): the map
+"""The simulator fills what OCR ≥ 1.5 records beyond the session rows: the map
 rows with reviewed files, the user's notes and triage, the agent command of each session
 (running while the live session plays), and ocr-tui reads them back."""
 

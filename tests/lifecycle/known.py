@@ -2,7 +2,7 @@
 test): `test_replay.py` marks each (check, lifecycle) `xfail(strict=True)` with its reason, so
 the suite stays green and the mark fails (XPASS) the day the fix lands: remove it then.
 
-Found by the replay on 6b9f84f. The bugs issue 24 named (a round just begun resolving the
+Found by the replay on 6b9f84f. The bugs users found (a round just begun resolving the
 round before's findings, `findings --fail-on blocker` passing it, final.md's ordered-list
 blockers not counted, a map session's file count in the Verdict column, a stale agent's `●`)
 are fixed there; the replay finds each of them on c749220, the commit before the fixes."""

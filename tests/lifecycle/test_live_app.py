@@ -1,4 +1,4 @@
-"""The dashboard beside a live OCR run (issue 24): a real app watches a simulated review,
+"""The dashboard beside a live OCR run: a real app watches a simulated review,
 re-review and map (ocr.db) as the simulator writes it, one action at a time. At every fifth
 step (and the last) the simulator waits until the list row and the detail pane the user sees
 say what `status --json` says of the same files: the state glyph, the phase, the round or map

@@ -1,4 +1,4 @@
-"""Live truth (issue 24): replay every simulated lifecycle one action at a time (OCR review,
+"""Live truth: replay every simulated lifecycle one action at a time (OCR review,
 re-review and map with state.json and with ocr.db, and with final.md's blockers as an
 ordered list; the code workflow, scientific analysis, iDumb) and hold, at every step, each
 fact as `status --json`, the list row, `status` (at 80, 100, 120 columns and through a pipe)

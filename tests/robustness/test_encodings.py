@@ -1,4 +1,4 @@
-"""Class: text files in another encoding than plain UTF-8 (issue 10, item 1).
+"""Class: text files in another encoding than plain UTF-8.
 
 Windows editors start UTF-8 with a byte-order mark; PowerShell's `>` writes UTF-16; files get
 joined by `cat` with a BOM in the middle. Every reader of every format must read such a file as

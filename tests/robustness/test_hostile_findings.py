@@ -1,6 +1,6 @@
 """Every hostile input (tests/robustness/cases*.py) through `ocr-tui findings`, for every
-session and round: no crash, terminal-safe output, the user's tree unchanged (issue 12 meets
-issue 10: a new command is hunted for the same classes)."""
+session and round: no crash, terminal-safe output, the user's tree unchanged (a new
+command is hunted for the same classes)."""
 
 from __future__ import annotations
 

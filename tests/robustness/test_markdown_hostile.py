@@ -1,4 +1,4 @@
-"""Classes of hostile markdown (issue 10, items 1-3): a byte-order mark on a line that carries a
+"""Classes of hostile markdown: a byte-order mark on a line that carries a
 finding or a verdict; long whitespace runs wherever a pattern looks (a quadratic pattern takes
 minutes on them, so these cannot pass by luck); and markdown inside HTML comments, which is not
 content. Each parser (findings, verdict, counts, topology, discourse) and the whole `status`

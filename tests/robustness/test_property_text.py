@@ -1,4 +1,4 @@
-"""Property tests over generated markdown and JSON (issue 10): each document gets hostile twins
+"""Property tests over generated markdown and JSON: each document gets hostile twins
 that real editors, shells and agents produce (a BOM, CRLF line ends, UTF-16, long runs of
 spaces and tabs, HTML comments holding more markdown, NUL bytes). Parsing is total (never
 raises) on all of them, and equals the clean document's wherever the content is the same."""

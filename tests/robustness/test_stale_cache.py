@@ -1,4 +1,4 @@
-"""Class: a parse cache written by another build (issue 10, item 5). Same file name,
+"""Class: a parse cache written by another build. Same file name,
 decodable, other value types or another version: a mismatch is a miss, never a wrong answer,
 and results with any cache equal results with the cache off."""
 
@@ -18,7 +18,7 @@ from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr import file_cache, parse_cache
 from tests.test_parse_cache import make
 
-# --- a cache from another build (issue 10, item 5) ---------------------------------------------
+# --- a cache from another build ---------------------------------------------
 
 
 def _keys(project: Project) -> list[tuple[str, str, str, list[int]]]:

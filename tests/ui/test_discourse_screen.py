@@ -1,4 +1,4 @@
-"""The discourse screen (issue 12, part 4) and the discourse in a finding's detail, by keys in
+"""The discourse screen and the discourse in a finding's detail, by keys in
 the real app on the sample project."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The document screen's `[` / `]`: in the Footer (and working) only for a file of a round or a
-map run; a session-level document has no round to step to (issue 16, item 14)."""
+map run; a session-level document has no round to step to."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The session screen's findings (issue 12): each round's distinct findings with their change
+"""The session screen's findings: each round's distinct findings with their change
 against the round before, and the blocker trend above the rounds table, following the disk
 while the real app runs (watcher -> engine -> views -> screen)."""
 

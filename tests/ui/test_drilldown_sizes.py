@@ -1,4 +1,4 @@
-"""Snapshots of the session and round screens at the sizes a new user meets (issue 16): OCR at
+"""Snapshots of the session and round screens at the sizes a new user meets: OCR at
 80×24 and 200×60 (dark) and once light; a session of each other format at 120×40.
 
 80×24 stacks the panes (the rounds first, whole: their Verdict column is not given up for a

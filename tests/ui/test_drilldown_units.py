@@ -28,7 +28,7 @@ def test_adjacent_skips_missing_numbers() -> None:
 
 
 def test_only_files_of_a_round_or_map_run_step() -> None:
-    """`[`/`]` are shown on a document only when they lead somewhere (issue 16, item 14)."""
+    """`[`/`]` are shown on a document only when they lead somewhere."""
     assert steps_between_rounds("rounds/round-1/reviews/principal-1.md")
     assert steps_between_rounds("rounds/round-01/final.md")
     assert steps_between_rounds("map/runs/run-2/topology.md")

@@ -1,4 +1,4 @@
-"""The findings screen (issue 12, part 3), driven by keys in the real app on the sample project:
+"""The findings screen, driven by keys in the real app on the sample project:
 session → round → `F`, the filters, Enter to the reviewer file, live updates, a snapshot."""
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def test_status_and_watch_show_every_format(home, capsys) -> None:
         proc.wait(timeout=10)
 
 
-# --- issue 10, items 7 and 8: ids and phase cells ---------------------------------------------
+# --- ids and phase cells ---------------------------------------------------------------------
 
 ANALYSIS_ID = "session-20260310-143022-12345"
 

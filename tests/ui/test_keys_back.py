@@ -1,5 +1,5 @@
 """Back (Esc) after `[`/`]` moved a screen sideways lands on the breadcrumb's parent, not on
-the screen the user came from (issue 16, item 15)."""
+the screen the user came from."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`d` is a toggle: it switches to the demo, and again back to the project it left (issue 16,
-item 16); the footer says which (item 14: no `d Demo` while the demo runs)."""
+"""`d` is a toggle: it switches to the demo, and again back to the project it left; the footer says
+which (no `d Demo` while the demo runs)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`F` on the list and `r` on a session did nothing (issue 24): `F` opens the highlighted
+"""`F` on the list and `r` on a session did nothing: `F` opens the highlighted
 session's latest round's findings, as on a session; `r` on a session opens the Reviews view
 with its cursor on that session's latest round. The footer, `?` and the palette say so."""
 

@@ -1,6 +1,5 @@
-"""The footer shows no key that does nothing, and a key that does nothing says why (issue 16,
-item 14): `[`/`]` on a document of no round, `t` with one format (`d` while the demo runs:
-tests/ui/test_keys_demo.py)."""
+"""The footer shows no key that does nothing, and a key that does nothing says why: `[`/`]` on a
+document of no round, `t` with one format (`d` while the demo runs: tests/ui/test_keys_demo.py)."""
 
 from __future__ import annotations
 

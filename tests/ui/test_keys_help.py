@@ -1,6 +1,5 @@
 """`?` shows the keys of the screen it is pressed on, read from that screen's bindings and its
-focused widget's, with what each cycle key cycles through, and the glyph legend (issue 16,
-item 13)."""
+focused widget's, with what each cycle key cycles through, and the glyph legend."""
 
 from __future__ import annotations
 
@@ -30,7 +29,7 @@ async def open_help(pilot: Pilot) -> tuple[str, Rows]:
     await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
     help_screen = app.screen
     # The text as built, one entry a line (on screen, a long entry wraps under its text:
-    # tests/ui/test_first_hour_screens.py).
+    # tests/ui/test_drilldown_footer_and_help.py).
     text = help_screen.content.plain
     assert help_screen.query_one("#help-text", Static).display
     title = str(help_screen.query_one("#help-dialog").border_title)

@@ -1,5 +1,5 @@
 """Without a project, the list names every format's directory it looked for, and notices a
-project created while it runs (issue 16, item 18)."""
+project created while it runs."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A layout that holds still while a run goes on (issue 24, item 11): the simulator's live review
+"""A layout that holds still while a run goes on: the simulator's live review
 is played step by step (its round 1 asks for changes, round 2 approves, a map run follows)
 into the project of a running dashboard, at 80, 120 and 200 columns; after every step, once
 the dashboard shows it, the list's header line and the detail pane's geometry are exactly

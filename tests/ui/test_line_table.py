@@ -1,4 +1,4 @@
-"""The session list's table on the line API (issue 14, item 1), driven by keys and the mouse:
+"""The session list's table on the line API, driven by keys and the mouse:
 it answers like DataTable with a row cursor, and draws only rows on screen."""
 
 from __future__ import annotations

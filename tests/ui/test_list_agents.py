@@ -1,7 +1,7 @@
-"""Running agents on the session list and in `status` (issue 13, item 4): OCR sessions' Agents
+"""Running agents on the session list and in `status`: OCR sessions' Agents
 cells say the agent commands running (`1 running`, stale ones named and in the bad tone); the
 other formats keep their phase's agents. The column is there for every format, whether agents
-run or not (issue 24: columns never come and go with the values of the moment)."""
+run or not (columns never come and go with the values of the moment)."""
 
 from __future__ import annotations
 

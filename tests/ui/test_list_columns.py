@@ -1,4 +1,4 @@
-"""The session list's column plan and cells, without an app (issue 16)."""
+"""The session list's column plan and cells, without an app."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ EVERY = {"ocr", "code", "analysis", "idumb"}
 @pytest.mark.parametrize("formats", [{"ocr"}, {"code"}, EVERY])
 @pytest.mark.parametrize("sort", [("activity", False), ("started", True), ("id", False)])
 def test_plan_fits_and_keeps_what_matters(width, formats, sort) -> None:
-    # An OCR-only list's Agents cells are blank unless agent commands run (issue 13): the
-    # column is planned all the same (issue 24: columns never come and go with the cells).
+    # An OCR-only list's Agents cells are blank unless agent commands run: the
+    # column is planned all the same (columns never come and go with the cells).
     natural = NATURAL if formats != {"ocr"} else NATURAL | {"agents": 0}
     shown = list_layout.plan(formats, natural, width, sort=sort)
     keys = [s.key for s in shown]

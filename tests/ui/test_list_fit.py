@@ -1,6 +1,6 @@
 """The session list fits its cells (a new user's findings), at 80, 120 and 200 columns:
 
-1. a layout that holds still (issue 24): which columns show, the phase's bar and the room
+1. a layout that holds still: which columns show, the phase's bar and the room
    planned for a column whose values come from a known set (the phase's labels, the
    verdicts) depend on the width, the formats and the ids, never on the cells of the moment;
    the cells only share the room left, and no cell is cut while room is left (air, or an id
@@ -265,7 +265,7 @@ def test_a_map_row_says_its_map_run_not_the_review_round() -> None:
     cells = {k: plain(c) for k, c in row_cells(map_view(), T).items()}
     assert (cells["round"], cells["reviewers"], cells["findings"]) == ("M1", "—", "—")
     assert cells["verdict"] == "—"
-    # A map run has no verdict: the Verdict column held its file count (issue 24, item 8).
+    # A map run has no verdict: the Verdict column held its file count.
     runs = [MapRun(number=1, complete=True, files=12, path="m1")]
     assert plain(row_cells(map_view(map_runs=runs), T)["verdict"]) == "—"
     assert display.map_run_text(map_view(map_runs=runs)) == "12 files"  # the detail's words

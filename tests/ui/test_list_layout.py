@@ -1,4 +1,4 @@
-"""The session list at 80×24, 120×40 and 200×60 (issue 16): which columns it shows and how
+"""The session list at 80×24, 120×40 and 200×60: which columns it shows and how
 wide, the id's distinguishing end, no horizontal scrollbar, the detail pane's panes side by
 side or stacked, the format header only with its sessions in view, the sort mark and `S`,
 the search over titles, agents and verdicts, and the footer's keys."""

@@ -1,4 +1,4 @@
-"""What is on screen is the engine's sessions, always (issue 25, item 1): random interleavings of
+"""What is on screen is the engine's sessions, always: random interleavings of
 new sessions, changes, removals, sorts, filters, searches and scrolling, and after each step the
 list's lines as a terminal shows them (`screen_record`: what the app wrote, not what the table
 would draw if asked) are exactly the sessions the query leaves, in its order, from the scroll

@@ -219,7 +219,7 @@ async def test_no_project_says_where_we_looked_and_offers_the_demo(home) -> None
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         text = str(app.main_screen.query_one("#empty", Static).render())
-        assert "No project found" in text  # (the empty state's words since issue 16)
+        assert "No project found" in text  # (the empty state's words)
         assert "~/nowhere" in text
         assert "Press d" in text
         assert app.main_screen.has_class("-empty")

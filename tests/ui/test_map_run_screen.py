@@ -1,4 +1,4 @@
-"""The map run screen (issue 13, item 3), in the real app on the sample project's map session
+"""The map run screen, in the real app on the sample project's map session
 with OCR's dashboard records (`records_db`): sections, files, reviewed marks, dependencies,
 `e` to the editor, live reviewed marks from ocr.db, hostile text shown safely, a snapshot."""
 

@@ -1,4 +1,4 @@
-"""OCR's key/value and response lines keep their line breaks when rendered (issue 16, item 10)."""
+"""OCR's key/value and response lines keep their line breaks when rendered."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""On a small terminal nothing covers the content (issue 24, item 12): at 80x24 two stacked toasts
+"""On a small terminal nothing covers the content: at 80x24 two stacked toasts
 hid most of the findings table and sat over the `?` help, and a reply to the user's own key
 (`src/api/middleware.py does not exist…`) was mixed in among the sessions' toasts. There, the
 app's notifications are said on one reserved line above the footer, a reply first and never

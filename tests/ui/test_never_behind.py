@@ -1,4 +1,4 @@
-"""Never behind (issue 25, item 4): when changes come faster than the screen follows, the states
+"""Never behind: when changes come faster than the screen follows, the states
 between are skipped, not queued. A burst of the watcher's messages with keys pressed among them
 is answered with the keys' effects and the burst's last state, in one list refresh for the
 data, not one per change.

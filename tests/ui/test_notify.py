@@ -1,4 +1,4 @@
-"""`--notify off|bell|desktop` (issue 15, item 2): the terminal's notification escape chosen
+"""`--notify off|bell|desktop`: the terminal's notification escape chosen
 from its identity, byte for byte (tmux passthrough too), never raw text from disk, and, in the
 running app, one escape for a change of a session not on screen and none for the one on it."""
 

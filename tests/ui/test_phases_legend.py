@@ -1,4 +1,4 @@
-"""The Phases pane's legend fits its border (issue 24): `~ approximate (from file times) ·
+"""The Phases pane's legend fits its border: `~ approximate (from file times) ·
 bar…` was cut at every width the phases are a column of their own. The longest wording of
 what applies that fits is shown, whole."""
 

@@ -1,4 +1,4 @@
-"""Phrases that wrap whole, drawn with plain spaces (issue 24): the severity counts of the
+"""Phrases that wrap whole, drawn with plain spaces: the severity counts of the
 rounds table and the events' details joined a phrase with U+2800, which a terminal copies as
 `⠀`; they are joined with U+00A0, which Rich and Textual would break at, and FitTable's cells
 (`ui.phrases.Phrases`) keep the phrase whole and draw a space."""

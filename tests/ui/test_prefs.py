@@ -1,4 +1,4 @@
-"""The dashboard starts with the user's preferences (config file and flags: issue 15, item 3)
+"""The dashboard starts with the user's preferences (config file and flags)
 and remembers a theme picked in the app."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The Reviews view (issue 13, item 2), driven by keys in the real app on the sample project
+"""The Reviews view, driven by keys in the real app on the sample project
 with OCR's dashboard records (`records_db`): `r` from the list, the actionable filter, the
 sort, Enter to the round, live triage from ocr.db, and the summary line over the list."""
 

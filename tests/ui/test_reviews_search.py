@@ -1,4 +1,4 @@
-"""The Reviews view's `/` search and its columns at 80 (issue 24): `/` opens the box, Enter
+"""The Reviews view's `/` search and its columns at 80: `/` opens the box, Enter
 keeps the search, Esc clears it (then goes back), as on the list and the findings screen; it
 is in the footer, `?` and the palette. At 80 columns no verdict is cut while the date can be
 shortened (`REQUEST CHA…` beside a Date column with room to spare)."""

@@ -1,4 +1,4 @@
-"""A change to one session draws its row again, and only its row (issue 14, item 6): the list
+"""A change to one session draws its row again, and only its row: the list
 used to re-render every visible row's every cell through Rich on any change (DataTable's
 `update_cell` invalidated every cached cell), most of what a change cost on screen. The
 drawn row must still show each new value, change after change, on screen."""

@@ -1,4 +1,4 @@
-"""The session screen shows what OCR records (issue 13, items 1, 4, 5 on screen): the phase
+"""The session screen shows what OCR records (4, 5 on screen): the phase
 timeline with when each phase was entered, how long it took and a bar; the event log on `l`;
 the running agents with their heartbeat and staleness; the user's notes; the rounds' triage.
 Driven by keys in the real app on the sample project, with ocr.db tables at the newest schema

@@ -1,4 +1,4 @@
-"""A round's findings by severity as a bar chart (issue 15, item 6): the pure drawing
+"""A round's findings by severity as a bar chart: the pure drawing
 (`ui/severity_chart.py`), then the session and round screens driven by keys, and a snapshot
 of each."""
 

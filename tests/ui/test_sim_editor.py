@@ -1,4 +1,4 @@
-"""`e` in the simulated project (issue 24): the demo's and `ocr-tui simulate`'s findings and
+"""`e` in the simulated project: the demo's and `ocr-tui simulate`'s findings and
 map files are there to open, at the finding's line, not `… does not exist`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The snapshot matrix of issue 16: the list, a session of each format and an OCR round at
+"""The snapshot matrix: the list, a session of each format and an OCR round at
 80×24, 120×40 and 200×60, in the dark and light themes, on the project holding every format
 (tests/ui/mixed_project.py) at the fixed clock, each screen opened through the app's own
 navigation.

@@ -52,7 +52,7 @@ def test_help_screen(snap_compare, project) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
-# The session list of every format at three sizes (issue 16): the columns that fit, whole ids
+# The session list of every format at three sizes: the columns that fit, whole ids
 # (or their ends), the detail pane's panes side by side or stacked, the iDumb header on one line.
 LIST_SIZES = [(80, 24), (120, 40), (200, 60)]
 

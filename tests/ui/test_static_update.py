@@ -1,5 +1,5 @@
 """A detail line that changes without changing its height repaints its widget alone: Textual's
-`Static.update` lays the whole screen out again each time (issue 14, item 6: no layout pass
+`Static.update` lays the whole screen out again each time (no layout pass
 when no size changed). One that grows still gets the room it needs."""
 
 from __future__ import annotations

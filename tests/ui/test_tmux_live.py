@@ -1,8 +1,8 @@
-"""Left open beside a looping simulator, the dashboard shows the newest sessions (issue 25, item
-1): in a real terminal (tmux, as in test_tmux.py), `ocr-tui simulate --loop` makes sessions
-faster than the list has room for while nobody presses a key; once it stops, the pane's rows
-are `ocr-tui status`'s first rows. (The list used to keep its cursor's session on
-screen by scrolling with it, so the same old rows stayed while the newest went above the top.)
+"""Left open beside a looping simulator, the dashboard shows the newest sessions: in a real
+terminal (tmux, as in test_tmux.py), `ocr-tui simulate --loop` makes sessions faster than the list
+has room for while nobody presses a key; once it stops, the pane's rows are `ocr-tui status`'s
+first rows. (The list used to keep its cursor's session on screen by scrolling with it, so the same
+old rows stayed while the newest went above the top.)
 """
 
 from __future__ import annotations

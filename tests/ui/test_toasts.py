@@ -1,4 +1,4 @@
-"""Change toasts (issue 14, item 5): no toast for the session on screen, one toast per
+"""Change toasts: no toast for the session on screen, one toast per
 session (a newer change replaces it, never stacks), and changes of many sessions at once
 collect in one "N more" toast. Checked on the toasts Textual actually shows."""
 

@@ -1,4 +1,4 @@
-"""The field lines under a finding or a final.md item and the places they name (issue 12):
+"""The field lines under a finding or a final.md item and the places they name:
 `- **Location**: src/a.ts:L42-L50`, `**File**: a.ts` + `**Lines**: 26-30`, `**Flagged by**: @a`.
 One parser of a field line and one of a line range for the reviewer files (findings_md.py) and
 final.md (final_items.py). Pure functions; no IO.

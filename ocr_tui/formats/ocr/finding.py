@@ -1,4 +1,4 @@
-"""One finding of a review round (issue 12): the model every findings view and `ocr-tui
+"""One finding of a review round: the model every findings view and `ocr-tui
 findings --json` share. No IO here.
 
 A finding is read from `round-meta.json`, from `ocr.db`'s `review_findings`, or from the

@@ -1,4 +1,4 @@
-"""A round's findings, merged, and how they evolved since the round before (issue 12). Pure
+"""A round's findings, merged, and how they evolved since the round before. Pure
 rules over `Finding` models; no IO (the readers give the models: `findings_md`,
 `findings_meta`, `final_items`).
 

@@ -1,4 +1,4 @@
-"""The findings of one reviewer markdown file (issue 12; ocr-format.md §4.1), as `Finding`s.
+"""The findings of one reviewer markdown file (ocr-format.md §4.1), as `Finding`s.
 
 A finding is a section of `markdown.finding_sections`, exactly what `markdown.parse_findings`
 counts: a level 2-4 heading whose text starts with the word Finding, Issue or Suggestion (not

@@ -1,4 +1,4 @@
-"""The findings of a `round-meta.json` (ocr-format.md §4.4, issue 12's best source): each of
+"""The findings of a `round-meta.json` (ocr-format.md §4.4; the best source of findings): each of
 `reviewers[].findings[]` (title, category, severity, file_path, line_start, line_end, summary,
 flagged_by) as a `Finding`; the same finding under several reviewers is one. Pure; no IO.
 

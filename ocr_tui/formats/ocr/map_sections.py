@@ -1,4 +1,4 @@
-"""A map run's review sections and their files (issue 13, item 3), from whichever record has
+"""A map run's review sections and their files, from whichever record has
 them, best first: `map-meta.json` (OCR >= 1.6, `ocr state map-complete`), ocr.db's
 `map_sections` / `map_files` (with the user's `user_file_progress`), or `map.md`'s
 `### Section N: Title` tables. Pure: the callers read the files (no IO here).

@@ -37,8 +37,8 @@ SCHEMA = 6  # the layout of the file and of its entries (3: `tally` entries; 4: 
 KINDS = ("findings", "final", "topology", "tally")
 MAX_ENTRIES = 500_000
 # The modules whose code decides a cached value: a change to any of them is another build.
-# Every module of the OCR format but its simulator (a round's counts, `tally`, run issue 12's
-# whole findings model, whose helpers come and go), and the core's text and view modules.
+# Every module of the OCR format but its simulator (a round's counts, `tally`, run the whole
+# findings model, whose helpers come and go), and the core's text and view modules.
 _PARSERS = ("core/textdecode.py", "core/textsafe.py", "core/view.py")
 _FORMAT_DIR = "formats/ocr"
 

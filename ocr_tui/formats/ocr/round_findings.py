@@ -1,5 +1,5 @@
 """Every round's findings of one session, read from its files (and ocr.db rows when given),
-merged and evolved (issue 12): the one function the findings screen and `ocr-tui findings`
+merged and evolved: the one function the findings screen and `ocr-tui findings`
 share. Blocking IO: call it from a worker thread in async code.
 
 Source per round, best first: a valid `round-meta.json` with findings; else the round's

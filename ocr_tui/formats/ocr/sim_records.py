@@ -1,4 +1,4 @@
-"""The rest of what OCR records in `.ocr/data/ocr.db` for the simulator's sessions (issue 13):
+"""The rest of what OCR records in `.ocr/data/ocr.db` for the simulator's sessions:
 the dashboard's map rows (`map_runs`, `map_sections`, `map_files`) with the files the user
 marked reviewed (`user_file_progress`), a few of the user's notes (`user_notes`), and the
 agent command each session ran (`command_executions`, with the heartbeat columns of newer

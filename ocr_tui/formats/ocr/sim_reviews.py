@@ -3,7 +3,7 @@ finds each one, what a re-review finds after the developer's fixes, and the
 `reviews/{reviewer}.md` files they write (ocr-format.md §3). Pure functions of a
 `random.Random`; no IO.
 
-Shaped for issue 12's findings model: a problem lives in one changed file at one line range
+Shaped for the findings model: a problem lives in one changed file at one line range
 (a security problem in the auth code, a flaky test in a test file); everyone who raises it
 reports the same title and location, so the readers merge them (in every round some problems
 are raised by two or three reviewers). A later round keeps the problems the developer did not

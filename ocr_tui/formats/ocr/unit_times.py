@@ -1,4 +1,4 @@
-"""When each review round and map run started and ended (issue 24, item 4): `status --json`'s
+"""When each review round and map run started and ended: `status --json`'s
 `started_at` / `ended_at` of every round and map run, and what the Reviews view dates a round
 by and the Round time counts from. Pure: from the session's listing and its stored state.
 

@@ -1,4 +1,4 @@
-"""DiscourseScreen: how a round's reviewers answered each other (issue 12, part 4).
+"""DiscourseScreen: how a round's reviewers answered each other.
 
 `discourse.md`'s AGREE / CHALLENGE / CONNECT / SURFACE responses (`formats/ocr/discourse.py`),
 grouped by the reviewer who wrote them, with counts per kind and the findings each names; the

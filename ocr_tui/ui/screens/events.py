@@ -1,4 +1,4 @@
-"""EventsScreen: a session's event log (issue 13, item 1; `l` on the session screen): what
+"""EventsScreen: a session's event log (`l` on the session screen): what
 OCR recorded as the session ran (`orchestration_events`: created, phases entered, rounds
 started and completed with their counts, map runs, closed, synced), newest first, in words
 (`ui.event_cells`), with when each happened. Live: a new event appears at the top as OCR

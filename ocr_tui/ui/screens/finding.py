@@ -1,4 +1,4 @@
-"""FindingScreen: one finding of a round, in full (issue 12, part 3: the detail).
+"""FindingScreen: one finding of a round, in full (the detail).
 
 Shows the finding's severity, blocker, evolution and triage, its location in the user's code,
 the reviewers who raised it, where it was read, the discourse responses that name it, and its

@@ -1,4 +1,4 @@
-"""FindingsScreen: one review round's findings across its reviewers (issue 12, part 3).
+"""FindingsScreen: one review round's findings across its reviewers.
 
 The findings are read in a thread worker (`findings_view.read_round`: the round's files, plus
 the rows and triage of `ocr.db` when the project has one), never on the UI thread, and read

@@ -1,4 +1,4 @@
-"""MapRunScreen: one map run's review sections and their files (issue 13, item 3; OCR's web
+"""MapRunScreen: one map run's review sections and their files (OCR's web
 dashboard's map run page).
 
 "X / Y files reviewed" overall; the sections (title, file count, a reviewed/total bar); the

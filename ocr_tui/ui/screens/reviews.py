@@ -1,4 +1,4 @@
-"""ReviewsScreen: every review round of every session, one row each (issue 13, item 2; OCR's
+"""ReviewsScreen: every review round of every session, one row each (OCR's
 web dashboard's Reviews page): session, round, verdict, blockers / should-fix / suggestions,
 the user's triage (OCR's dashboard records it in ocr.db) and when the round completed.
 

@@ -138,7 +138,7 @@ class FitTable(DrillTable):
     column ends in `…`) and its rows are as tall as that needs: nothing is cut while the
     table has room below. Cells must be `Text` (as in every DrillTable).
 
-    `hold`: a table that holds still while its rows change (issue 24): a column never narrows
+    `hold`: a table that holds still while its rows change: a column never narrows
     back when its widest cell goes (its widths are the most seen), and `least` plans columns
     whose values come from a known set at the widest of them from the first row (a verdict
     column for `NEEDS DISCUSSION`), so a cell that arrives re-wraps nothing."""

@@ -1,4 +1,4 @@
-"""KeyFooter: a Footer that fits its width (issue 16: keys that mean what they say).
+"""KeyFooter: a Footer that fits its width (keys that mean what they say).
 
 Textual's Footer lays out every shown binding in one row and cuts the row where the terminal
 ends: at 80 columns the last keys, the app's `? Help` among them, were gone. KeyFooter shows

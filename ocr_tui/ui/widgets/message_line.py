@@ -1,5 +1,5 @@
 """The message line: on a small terminal, one reserved line above the footer where the app's
-notifications are said, instead of toasts over the content (issue 24, item 12: at 80x24 two
+notifications are said, instead of toasts over the content (at 80x24 two
 stacked toasts hid most of the findings table and sat over the `?` help).
 
 What it says (`chosen`): a reply to the user's own key first (a key that does nothing here, a

@@ -1,4 +1,4 @@
-"""NotesPane: the notes the user wrote in OCR's dashboard (`user_notes`, issue 13, item 5),
+"""NotesPane: the notes the user wrote in OCR's dashboard (`user_notes`),
 read-only, where their target is: the session screen shows the session's own notes and those
 on its map runs, sections and files (which have no screen of their own but the map run's)
 with what each is on; the round screen shows the notes on that round and its findings.

@@ -1,7 +1,7 @@
 """The session screen's Rounds pane: the blocker trend, the rounds table (its cells:
 `ocr_tui.ui.session_cells`) or "No review rounds yet.", in a bordered pane keyed by its markers.
 
-It holds still as the rounds go on (issue 24): the table's columns never narrow, its verdict is
+It holds still as the rounds go on: the table's columns never narrow, its verdict is
 planned for the widest (`NEEDS DISCUSSION`), and its cursor opens on the current round (the one
 `c` opens, the one a live review is in), following it to the next round until the user moves
 it elsewhere.

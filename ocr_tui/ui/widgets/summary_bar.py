@@ -1,4 +1,4 @@
-"""The project's one-line review summary over the session list (issue 13, item 2; OCR's web
+"""The project's one-line review summary over the session list (OCR's web
 dashboard's stat cards): `4 sessions · 1 active · 3 reviews with a verdict · 2 unresolved
 blockers` (`core.reviews.summary`), of the OCR sessions alone. Shown only while the project
 holds OCR sessions; `OCR ·` leads it when the list shows other formats too. Unresolved

@@ -1,4 +1,4 @@
-"""One numbering, words and units (issue 16, item 8): a scientific analysis showed `3/8` in the
+"""One numbering, words and units: a scientific analysis showed `3/8` in the
 list, `phase 2 (…)` in its details and `approval 3` beside `4 Structure Review`; raw enum
 values (`status in_progress`); iDumb's `compacted (185283)` had no unit. Every pane now counts
 phases from 1, as the timeline and the list's fraction do, in words, with units."""

@@ -1,4 +1,4 @@
-"""What a second new-user try found (issue 16), each fixed as a class: the session header's
+"""What a second new-user try found, each fixed as a class: the session header's
 elapsed is the session's (as the list's Elapsed), with the round's time beside it; `F` is in
 the session screen's footer; the palette on a drill-down screen offers that screen's own keys
 and the places to go, not the list's filters nor Textual's widget keys; `l` on another

@@ -1,4 +1,4 @@
-"""The session list and its detail pane speak the session screen's vocabulary (issue 16, "one
+"""The session list and its detail pane speak the session screen's vocabulary ("one
 vocabulary"): times from `fmt.when`, `started` from `fmt.started_at`, a stall measured against
 `--stall-after`, fact labels sized to their content and values as the session screen shows
 them, round states in `fmt.ROUND_STATES`' words; the document's modified time and the format

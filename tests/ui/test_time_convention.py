@@ -1,4 +1,4 @@
-"""One time convention from one formatter (issue 16, item 9): `fmt.when`. Local time with the
+"""One time convention from one formatter: `fmt.when`. Local time with the
 zone named, the absolute time first and, where there is room, how long ago; the relative time
 alone where there is none. The session screen, its facts, its steps and its problems all show
 times this way (no `16:17:17Z`, no `2026-11-23T15:27:15Z`, no `2026-11-22 16:11:55Z`)."""

@@ -1,4 +1,4 @@
-"""Problems and stalls in plain words, where they are seen (issue 16, item 11): the problem sat
+"""Problems and stalls in plain words, where they are seen: the problem sat
 below the fold of a narrow pane in a parser's words (`Input data was truncated`); a stall said
 `no activity for a while`. Now the problems come first, under the session's header, and a
 stall says how long against the limit: `no activity for 36m (limit 30m)`."""

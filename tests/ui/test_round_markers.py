@@ -1,4 +1,4 @@
-"""Markers with a key (issue 16, items 4 and 12): the rounds table's `2 •`, `8 =`, `+1 −2` and
+"""Markers with a key: the rounds table's `2 •`, `8 =`, `+1 −2` and
 its bare severity bar. The bar has its counts beside it in words, the pane's border names the
 markers, `fmt.MARKERS` is the whole legend (the `?` screen lists it), and the bar keeps its
 colours on the cursor row (cells set their foreground only; the row owns the background)."""

@@ -1,7 +1,7 @@
-"""The dashboard's list and `ocr-tui status` say the same things in the same words (issue 16,
-"one vocabulary"): the session's time (Elapsed) and OCR's round time (Round time), the
-formats' names, the columns' names, the ids shortened by one rule for every row, the same
-column plan fitting the width, `--oneline` in 60 cells with the list's words."""
+"""The dashboard's list and `ocr-tui status` say the same things in the same words ("one
+vocabulary"): the session's time (Elapsed) and OCR's round time (Round time), the formats' names,
+the columns' names, the ids shortened by one rule for every row, the same column plan fitting the
+width, `--oneline` in 60 cells with the list's words."""
 
 from __future__ import annotations
 

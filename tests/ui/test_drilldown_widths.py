@@ -1,4 +1,4 @@
-"""The session and round screens at 80, 120 and 200 columns (issue 16, items 2 and 3): narrow,
+"""The session and round screens at 80, 120 and 200 columns: narrow,
 the panes stack and the rounds table keeps every column (its Verdict was given up for a
 40-column Phases pane); nothing is cut while there is room (phase labels, fact labels), values
 wrap at words under themselves, long words end in `…`, and no table scrolls sideways."""

@@ -1,4 +1,4 @@
-"""The session screen and the detail pane in every format (issue 16: keys that mean what they
+"""The session screen and the detail pane in every format (keys that mean what they
 say, one vocabulary, nothing cut while there is room): `c` / `F` only where there is a review
 round (pressed anyway, they say why); one mark for "current" (phase, round, map run) and `·`
 for "to come" only (a zero count is `0`); the phase bar beside the phase for every format, as

@@ -1,4 +1,4 @@
-"""The drill-down screens in the first hour (issue 16): a Footer that fits 80 columns with `?`
+"""The drill-down screens in the first hour: a Footer that fits 80 columns with `?`
 and `q` in it, help entries that wrap under their text, discourse columns that use the width,
 a breadcrumb that follows the way the user came, and the findings table focused from the
 start. By keys in the real app, on the sample project and on a simulated OCR project (with
