@@ -1,6 +1,6 @@
 """The house rules, read from the code's own imports: only ocr_tui.ui imports textual; core
-imports only core, a format only core and itself, ui no top-level module; screens never import
-each other; no import circles."""
+imports only core, a format only core and itself, ui no top-level module and no format but
+OCR's facade; screens never import each other; no import circles."""
 
 import ast
 import pkgutil
@@ -109,6 +109,24 @@ def test_no_import_from_a_lower_layer_to_a_higher_one():
             elif layer == "ui" and dl == "top":
                 bad.append(f"{name} -> {dep}")
     assert bad == []
+
+
+FACADE = "ocr_tui.formats.ocr.api"
+
+
+def test_the_ui_reaches_the_host_formats_data_only_through_its_facade():
+    """OCR's data beyond the session list (findings, discourse, map runs) reaches the screens
+    through `formats/ocr/api.py` alone, and no other format is imported by the UI at all: a
+    format's sessions come to the UI as views, through the engine."""
+    bad = [
+        f"{name} -> {dep}"
+        for name, deps in GRAPH.items()
+        if _layer(name) == "ui"
+        for dep in deps
+        if _layer(dep) == "formats" and dep != FACADE
+    ]
+    assert bad == []
+    assert any(FACADE in deps for name, deps in GRAPH.items() if _layer(name) == "ui")
 
 
 def test_screens_never_import_each_other_and_widgets_never_import_screens():

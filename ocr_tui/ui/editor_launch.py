@@ -23,7 +23,7 @@ def make_plan(
 ) -> Plan | Refusal:
     """Blocking IO (a stat of the file, `.ocr/config.yaml`): call it from a thread. `editor`:
     the config file's editor command, chosen before $VISUAL and $EDITOR."""
-    from ocr_tui.formats.ocr.config import dashboard_ide
+    from ocr_tui.formats.ocr.api import dashboard_ide
 
     env = dict(os.environ, VISUAL=editor) if editor else os.environ
     return plan(root, file, line, env, dashboard_ide(ocr_dir))

@@ -23,7 +23,7 @@ from rich.text import Text
 from ocr_tui.core.cells import clip_end, elide_path
 from ocr_tui.core.states import UNKNOWN
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.formats.ocr.finding import Finding, is_own
+from ocr_tui.formats.ocr.api import Finding, is_own
 
 ThemeStyle = Callable[..., Style]
 

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from ocr_tui.core.states import UNKNOWN
-from ocr_tui.core.textsafe import safe_block, safe_line
-from ocr_tui.formats.ocr.discourse import Discourse, Response
-from ocr_tui.formats.ocr.finding import (
+from ocr_tui.core.textsafe import safe_line
+from ocr_tui.formats.ocr.api import (
     SEVERITIES,
     Finding,
+    Response,
     is_own,
     normalise_file,
     normalise_title,
+    severity_rank,
+    shown,
+    sort_key,
 )
-from ocr_tui.formats.ocr.findings import severity_rank, shown, sort_key
 from ocr_tui.ui.markdown_text import keep_line_breaks
 
 # `v`: all, then each minimum severity from the lowest up, then all again.
@@ -55,57 +56,6 @@ SORTS: tuple[tuple[str, str, Callable[[Finding], object]], ...] = (
     ("triage", "triage", lambda f: _triage_rank(f.triage)),
 )
 SORT_KEYS = tuple(key for key, _, _ in SORTS)
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """One read of the session's findings: this round's (None: the round has none on disk)."""
-
-    findings: list[Finding] | None
-    source: str | None
-    problems: list[str]
-
-
-def read_round(session_dir: str, number: int, db_path: Path | None, session_id: str) -> Loaded:
-    """Blocking IO: the findings of round `number` (with ocr.db's rows and triage, if any)."""
-    from ocr_tui.formats.ocr.round_findings import read_with_store
-
-    rounds, store_problem = read_with_store(Path(session_dir), db_path, session_id)
-    rf = next((r for r in rounds if r.number == number), None)
-    problems = ([store_problem] if store_problem else []) + (rf.problems if rf else [])
-    if rf is None:
-        return Loaded(None, None, problems)
-    return Loaded(list(rf.findings), rf.source, problems)
-
-
-@dataclass(frozen=True)
-class DiscourseRead:
-    """One read of a round's discourse.md, linked to the round's findings."""
-
-    discourse: Discourse | None  # None: the round has no readable discourse.md
-    text: str | None  # the file as written (escape-safe), for when nothing parses
-    findings: list[Finding]  # the round's (as `read_round`)
-    problems: list[str]
-
-
-def read_discourse(
-    session_dir: str, round_path: str, number: int, db_path: Path | None, session_id: str
-) -> DiscourseRead:
-    """Blocking IO: round `number`'s discourse.md, its responses linked to its findings."""
-    from ocr_tui.formats.ocr.discourse import link, parse_discourse
-    from ocr_tui.formats.ocr.fs import read_markdown
-
-    loaded = read_round(session_dir, number, db_path, session_id)
-    findings = loaded.findings or []
-    problems = list(loaded.problems)
-    rel = f"{round_path}/discourse.md"
-    path = Path(session_dir) / rel
-    text = read_markdown(path, rel, problems) if path.is_file() else None
-    if text is None:
-        return DiscourseRead(None, None, findings, problems)
-    current = [f for f in findings if is_own(f)]
-    discourse = link(parse_discourse(text), current)
-    return DiscourseRead(discourse, safe_block(text), findings, problems)
 
 
 def one_line(text: str) -> str:

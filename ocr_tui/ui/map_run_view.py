@@ -1,26 +1,17 @@
-"""A map run's sections, files and dependencies, read and drawn without a screen: `read_run`
-(blocking IO: call it from a thread) and the map run screen's cells.
-
-Where the map comes from, best first: the run's `map-meta.json`, else its `map.md` section
-tables (`fs.read_session`), else ocr.db's `map_sections` / `map_files`; what the user marked
-reviewed comes from ocr.db (`user_file_progress`) when the database has the run
-(`derive.run_map`). Cells are rich `Text`; every string from disk passes `safe_line`.
+"""A map run's sections, files and dependencies drawn without a screen: the map run screen's
+cells, from what `api.read_run` read (blocking IO, in a worker). Cells are rich `Text`; every
+string from disk passes `safe_line`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
 
 from rich.style import Style
 from rich.text import Text
 
 from ocr_tui.core.textsafe import safe_line
-from ocr_tui.formats.ocr.db_load import load_db
-from ocr_tui.formats.ocr.derive import run_map
-from ocr_tui.formats.ocr.fs import read_session
-from ocr_tui.formats.ocr.map_sections import Dependency, MapFile, MapSection, RunMap
+from ocr_tui.formats.ocr.api import Dependency, MapFile, MapSection, RunMap, RunRead
 
 ThemeStyle = Callable[..., Style]
 
@@ -38,37 +29,6 @@ FILE_COLUMNS = [
     ("deleted", "−"),
 ]
 BAR = 10  # cells of the reviewed/total bar
-
-
-@dataclass(frozen=True)
-class RunRead:
-    """What one read found: the run's map (None: no sections anywhere) and how it was made."""
-
-    map: RunMap | None
-    files_found: bool  # the run's directory was found on disk
-    db_has_run: bool  # ocr.db has this run's sections (and so the reviewed marks)
-    problems: tuple[str, ...] = field(default=())
-
-
-def read_run(
-    session_dir: str, run_path: str, number: int, db_path: Path | None, sid: str
-) -> RunRead:
-    """Blocking IO: the session's files (map-meta.json, map.md) and ocr.db, merged."""
-    files = read_session(Path(session_dir), read_state_json=False)
-    run = next((r for r in files.map_runs if r.rel == run_path), None)
-    if run is None:
-        run = next((r for r in files.map_runs if r.number == number), None)
-    problems = [p for p in files.problems if run_path in p]
-    stored: RunMap | None = None
-    if db_path is not None:
-        snapshot = load_db(db_path)
-        if snapshot.error:
-            problems.append(snapshot.error)
-        row = snapshot.rows.get(sid)
-        if row is not None:
-            stored = dict(row.map_runs).get(number)
-    merged = run_map(run.sections if run is not None else None, stored)
-    return RunRead(merged, run is not None, stored is not None, tuple(problems))
 
 
 # -- text ------------------------------------------------------------------------------------

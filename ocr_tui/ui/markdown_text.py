@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from ocr_tui.formats.ocr.fields import parse_field
+from ocr_tui.formats.ocr.api import parse_field
 
 RESPONSE_WORDS = ("AGREE", "CHALLENGE", "CONNECT", "SURFACE")
 _BLOCK_STARTS = ("- ", "* ", "+ ", "#", ">", "|", "```", "~~~", "<", "---", "***", "___")

@@ -26,11 +26,10 @@ from textual.widgets import DataTable, Markdown, Static
 from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.discourse import KINDS, Response
-from ocr_tui.formats.ocr.finding import Finding
+from ocr_tui.formats.ocr.api import KINDS, DiscourseRead, Finding, Response, read_discourse
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.findings_view import DiscourseRead, read_discourse, says
+from ocr_tui.ui.findings_view import says
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,

@@ -25,13 +25,18 @@ from textual.widgets import Markdown, Static
 from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.discourse import Response, responses_about
-from ocr_tui.formats.ocr.finding import Finding
-from ocr_tui.formats.ocr.findings import differing_ratings, sort_key
+from ocr_tui.formats.ocr.api import (
+    Finding,
+    Response,
+    differing_ratings,
+    read_discourse,
+    responses_about,
+    sort_key,
+)
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import display_markdown, read_discourse, says
+from ocr_tui.ui.findings_view import display_markdown, says
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,

@@ -1,6 +1,6 @@
 """FindingsScreen: one review round's findings across its reviewers.
 
-The findings are read in a thread worker (`findings_view.read_round`: the round's files, plus
+The findings are read in a thread worker (`api.read_round`: the round's files, plus
 the rows and triage of `ocr.db` when the project has one), never on the UI thread, and read
 again whenever the app's `touched_signal` says the session's files changed.
 
@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.finding import Finding, is_own
+from ocr_tui.formats.ocr.api import Finding, Loaded, is_own, read_round
 from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
@@ -44,7 +44,7 @@ from ocr_tui.ui.findings_cells import (
     plan,
     where,
 )
-from ocr_tui.ui.findings_view import SORT_KEYS, FindingsQuery, Loaded, read_round
+from ocr_tui.ui.findings_view import SORT_KEYS, FindingsQuery
 from ocr_tui.ui.navigation import (
     FindingsTarget,
     FindingTarget,

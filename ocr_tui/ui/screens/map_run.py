@@ -4,7 +4,7 @@ dashboard's map run page).
 "X / Y files reviewed" overall; the sections (title, file count, a reviewed/total bar); the
 highlighted section's files (reviewed ✓, path, role, +/− lines); the dependencies between
 sections (from → to, relationship) when the map names any. The map is read in a thread worker
-(`map_run_view.read_run`: the run's map-meta.json or map.md, and ocr.db's sections and the
+(`api.read_run`: the run's map-meta.json or map.md, and ocr.db's sections and the
 user's reviewed marks), never on the UI thread, and read again whenever the app's
 `touched_signal` says the session's files or its ocr.db rows changed.
 
@@ -28,7 +28,7 @@ from textual.widgets import DataTable, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import MapRun, SessionView
-from ocr_tui.formats.ocr.map_sections import MapFile, MapSection
+from ocr_tui.formats.ocr.api import MapFile, MapSection, read_run
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.drilldown import Crumb
 from ocr_tui.ui.editor_launch import open_in_editor
@@ -40,7 +40,6 @@ from ocr_tui.ui.map_run_view import (
     file_at,
     file_rows,
     overall_text,
-    read_run,
     section_at,
     section_heading,
     section_rows,
