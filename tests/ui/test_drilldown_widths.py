@@ -12,7 +12,8 @@ import pytest
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import WIDE_AT, SessionScreen
+from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.session_cells import WIDE_AT
 from ocr_tui.ui.timeline_cells import left_limit, left_width
 from ocr_tui.ui.widgets.format_panes import FitTable, Labelled, LabelledRows, item_lines
 

@@ -30,7 +30,8 @@ from ocr_tui.ui.detail_cells import (
 from ocr_tui.ui.list_cells import row_cells
 from ocr_tui.ui.navigation import SessionTarget
 from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen, meta_content
+from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.session_cells import meta_content
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows, fact_items, unsaid_badges
 

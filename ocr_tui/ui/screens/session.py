@@ -22,7 +22,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.style import Style
-from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -46,43 +45,21 @@ from ocr_tui.ui.navigation import (
     SessionTarget,
     round_target,
 )
-from ocr_tui.ui.session_cells import (  # noqa: F401 (meta_content: the tests')
-    DOC_COLUMNS,
-    ROUND_COLUMNS,
-    ROUNDS_KEY,
-    RUN_COLUMNS,
-    RUN_LEAST,
-    WIDE_AT,
-    meta_content,
-    problems_content,
-    round_labels,
-    round_rows,
-    run_rows,
-    trend_content,
-    wrap_phrases,
-)
-from ocr_tui.ui.severity_chart import (
-    CHART_KEY,
-    SeverityChart,
-    chart_title,
-    round_severity,
-    session_most,
-)
+from ocr_tui.ui.session_cells import WIDE_AT, meta_content, wrap_phrases
 from ocr_tui.ui.style import removed_banner, theme_style
-from ocr_tui.ui.timeline_cells import (  # noqa: F401 (timeline_content: the tests')
-    left_limit,
-    left_width,
-    timeline_content,
-    timeline_key,
-    timeline_title,
-)
+from ocr_tui.ui.timeline_cells import left_limit, left_width
 from ocr_tui.ui.widgets.agents_pane import AgentsPane
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
+from ocr_tui.ui.widgets.documents_pane import DocumentsPane
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.notes_pane import NotesPane
+from ocr_tui.ui.widgets.problems_pane import ProblemsPane
 from ocr_tui.ui.widgets.rounds_pane import RoundsPane
+from ocr_tui.ui.widgets.runs_pane import RunsPane
+from ocr_tui.ui.widgets.severity_pane import SeverityPane
+from ocr_tui.ui.widgets.timeline_pane import TimelinePane
 
 
 @router.route(SessionTarget)
@@ -123,7 +100,6 @@ class SessionScreen(DrilldownScreen):
     def __init__(self, session_id: str) -> None:
         super().__init__(session_id)
         self._last_meta: Content | None = None
-        self._last_timeline: Content | None = None
         self._left_width = 0  # what the phases and documents need, wide (see `left_width`)
         self._applied_left: int | str | None = None
         self._has_rounds: tuple[bool, bool] | None = None  # what `c` / `F` last saw
@@ -152,31 +128,17 @@ class SessionScreen(DrilldownScreen):
         yield removed_banner()
         yield Static(id="session-title", classes="dd-title")
         yield Static(id="session-meta", classes="dd-meta")
-        with Vertical(id="problems-pane", classes="dd-pane") as pane:
-            pane.border_title = "Problems"
-            yield Static(id="problems")
+        yield ProblemsPane(id="problems-pane", classes="dd-pane")
         with ScrollableContainer(id="session-body", can_focus=False):
             with Vertical(id="session-left"):
-                with Vertical(id="timeline-pane", classes="dd-pane") as pane:
-                    pane.border_title = "Phases"
-                    yield Static(id="timeline")
-                with Vertical(id="docs-pane", classes="dd-pane") as pane:
-                    pane.border_title = "Documents"
-                    yield FitTable(DOC_COLUMNS, flex=("name",), id="documents", show_header=False)
-                    yield Static("No documents yet.", id="docs-empty", classes="dd-empty")
+                yield TimelinePane(id="timeline-pane", classes="dd-pane")
+                yield DocumentsPane(id="docs-pane", classes="dd-pane")
             with Vertical(id="session-right"):
                 yield FormatPanes(id="format-panes")
                 yield AgentsPane(id="agents-pane", classes="dd-pane")
                 yield RoundsPane(id="rounds-pane", classes="dd-pane")
-                with Vertical(id="severity-pane", classes="dd-pane") as pane:
-                    pane.border_title = "By severity"
-                    pane.border_subtitle = CHART_KEY
-                    yield SeverityChart(id="severity-chart")
-                with Vertical(id="runs-pane", classes="dd-pane") as pane:
-                    pane.border_title = "Map runs"
-                    yield FitTable(
-                        RUN_COLUMNS, flex=("doc",), id="runs", hold=True, least=RUN_LEAST
-                    )
+                yield SeverityPane(id="severity-pane", classes="dd-pane")
+                yield RunsPane(id="runs-pane", classes="dd-pane")
                 yield NotesPane(id="notes-pane", classes="dd-pane")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
@@ -285,8 +247,10 @@ class SessionScreen(DrilldownScreen):
         if panes.display:
             panes.show(view, now)
         self._render_rounds(view)
-        self._render_runs(view)
-        self._render_docs(view)
+        self.query_one(RunsPane).show(view, self._style)
+        has_docs = self.query_one(DocumentsPane).show(view)
+        # A format that has neither phases nor documents (iDumb) shows no empty column.
+        self.query_one("#session-left").display = has_docs or bool(view.timeline)
         self.query_one(AgentsPane).show(view, now)
         self.query_one(NotesPane).show(view.notes, now)
         has_events = bool(view.events)
@@ -299,9 +263,7 @@ class SessionScreen(DrilldownScreen):
         if left > self._left_width:
             self._left_width = left
             self._arrange()
-        problems = self.query_one("#problems-pane")
-        problems.display = bool(view.problems)
-        self.query_one("#problems", Static).update(problems_content(view, now))
+        self.query_one(ProblemsPane).show(view, now)
 
     def _tick(self) -> None:
         """Every second: the elapsed time, the current phase's, and the relative times."""
@@ -327,18 +289,11 @@ class SessionScreen(DrilldownScreen):
             widget.update(wrap_phrases(meta, width))
 
     def _render_timeline(self, view: SessionView, now: datetime) -> None:
-        pane = self.query_one("#timeline-pane")
-        pane.display = bool(view.timeline)  # iDumb's free-text phase has no timeline
         room = self.timeline_room
-        timeline = timeline_content(view, now, room)
-        if timeline != self._last_timeline:
-            self._last_timeline = timeline
-            self.query_one("#timeline", Static).update(timeline)
-            pane.border_title = timeline_title(view, now, room)
         # the legend that fits the pane (wide: the left column; stacked: the body's width, a
         # column of it for the scrollbar)
         width = room + 4 if room is not None else self.size.width - 1
-        pane.border_subtitle = timeline_key(view, now, room, width)
+        self.query_one(TimelinePane).show(view, now, room, width)
 
     def _render_rounds(self, view: SessionView) -> None:
         self.query_one(RoundsPane).show(view, self._style)
@@ -346,33 +301,13 @@ class SessionScreen(DrilldownScreen):
 
     def _render_severity(self, view: SessionView) -> None:
         """The chart of the round under the Rounds table's cursor (else the latest)."""
-        pane = self.query_one("#severity-pane")
-        pane.set_class(not view.rounds, "-none")  # CSS hides it then (and on short screens)
-        if not view.rounds:
-            return
-        key = self.query_one("#rounds", FitTable).cursor_key
-        rnd = next((r for r in view.rounds if r.path == key), view.rounds[-1])
-        pane.border_title = chart_title(fmt.round_label(view, rnd))
-        self.query_one(SeverityChart).show(round_severity(rnd), session_most(view.rounds))
+        self.query_one(SeverityPane).show(view, self.query_one("#rounds", FitTable).cursor_key)
 
     @on(DataTable.RowHighlighted, "#rounds")
     def _round_highlighted(self, event: DataTable.RowHighlighted) -> None:
         view = self.view
         if view is not None:
             self._render_severity(view)
-
-    def _render_runs(self, view: SessionView) -> None:
-        rows = run_rows(view, self._style)
-        self.query_one("#runs", FitTable).sync_rows(rows)
-        self.query_one("#runs-pane").display = bool(rows)
-
-    def _render_docs(self, view: SessionView) -> None:
-        rows = [(name, [Text(safe_line(name))]) for name in view.documents]
-        self.query_one("#documents", FitTable).sync_rows(rows)
-        self.query_one("#documents").display = bool(rows)
-        self.query_one("#docs-empty").display = not rows
-        # A format that has neither phases nor documents (iDumb) shows no empty column.
-        self.query_one("#session-left").display = bool(rows) or bool(view.timeline)
 
     # -- actions ----------------------------------------------------------------------------
 
