@@ -17,7 +17,7 @@ from rich.text import Text
 from ocr_tui.core.states import UNKNOWN, glyph
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import RunningAgent
-from ocr_tui.formats.ocr.derive import HEARTBEAT_STALE_S
+from ocr_tui.formats.ocr.derive_records import HEARTBEAT_STALE_S
 from ocr_tui.ui import fmt
 
 ThemeStyle = Callable[..., Style]

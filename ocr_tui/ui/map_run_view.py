@@ -4,7 +4,7 @@ item 3): `read_run` (blocking IO: call it from a thread) and the map run screen'
 Where the map comes from, best first: the run's `map-meta.json`, else its `map.md` section
 tables (`fs.read_session`), else ocr.db's `map_sections` / `map_files`; what the user marked
 reviewed comes from ocr.db (`user_file_progress`) when the database has the run
-(`derive.run_map`). Cells are rich `Text`; every string from disk passes `safe_line`.
+(`derive_maps.run_map`). Cells are rich `Text`; every string from disk passes `safe_line`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.text import Text
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr.db_load import load_db
-from ocr_tui.formats.ocr.derive import run_map
+from ocr_tui.formats.ocr.derive_maps import run_map
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.map_sections import Dependency, MapFile, MapSection, RunMap
 
