@@ -92,7 +92,8 @@ def read_discourse(
     session_dir: str, round_path: str, number: int, db_path: Path | None, session_id: str
 ) -> DiscourseRead:
     """Blocking IO: round `number`'s discourse.md, its responses linked to its findings."""
-    from ocr_tui.formats.ocr.discourse import link, parse_discourse
+    from ocr_tui.formats.ocr.discourse import parse_discourse
+    from ocr_tui.formats.ocr.discourse_links import link
     from ocr_tui.formats.ocr.fs import read_markdown
 
     loaded = read_round(session_dir, number, db_path, session_id)

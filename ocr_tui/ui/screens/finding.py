@@ -25,7 +25,8 @@ from textual.widgets import Markdown, Static
 from ocr_tui.core.cells import clip_end
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.discourse import Response, responses_about
+from ocr_tui.formats.ocr.discourse import Response
+from ocr_tui.formats.ocr.discourse_links import responses_about
 from ocr_tui.formats.ocr.finding import Finding
 from ocr_tui.formats.ocr.findings import differing_ratings, sort_key
 from ocr_tui.ui import router
