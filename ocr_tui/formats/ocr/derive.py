@@ -236,7 +236,7 @@ def _since(
         round_start = state.round_start(round_now)
         if workflow == ph.MAP and state.map_started_at:
             since_raw, since_field = state.map_started_at, "map_started_at"
-        elif workflow == ph.MAP and run_start:  # ocr.db: its first map phase (item 5)
+        elif workflow == ph.MAP and run_start:  # ocr.db: its first map phase
             since_raw, since_field = run_start, "the map run's start"
         elif workflow == ph.REVIEW and round_start:
             since_raw, since_field = round_start, "round_started_at"
