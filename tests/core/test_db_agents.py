@@ -94,7 +94,7 @@ def test_newest_schema_by_workflow_id_with_heartbeats_and_pids(tree):
 
 
 def test_a_fresh_heartbeat_schedules_its_own_staleness(tree):
-    from ocr_tui.formats.ocr.derive import heartbeat_due
+    from ocr_tui.formats.ocr.derive_records import heartbeat_due
 
     views = project(tree, V11, [
         {"command": "review", "started_at": sqlite_ts(ago(minutes=9)), "workflow_id": A,

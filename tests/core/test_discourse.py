@@ -17,10 +17,9 @@ from ocr_tui.formats.ocr.discourse import (
     KINDS,
     Discourse,
     Response,
-    link,
     parse_discourse,
-    responses_about,
 )
+from ocr_tui.formats.ocr.discourse_links import link, responses_about
 from ocr_tui.formats.ocr.finding import Finding, finding_id
 from ocr_tui.formats.ocr.round_findings import read_findings
 from ocr_tui.formats.ocr.sim import Simulator

@@ -14,8 +14,10 @@ from pathlib import Path
 
 from ocr_tui.core.textsafe import safe_block
 from ocr_tui.formats.ocr.config import dashboard_ide
-from ocr_tui.formats.ocr.derive import HEARTBEAT_STALE_S, run_map
-from ocr_tui.formats.ocr.discourse import KINDS, Discourse, Response, responses_about
+from ocr_tui.formats.ocr.derive_maps import run_map
+from ocr_tui.formats.ocr.derive_records import HEARTBEAT_STALE_S
+from ocr_tui.formats.ocr.discourse import KINDS, Discourse, Response
+from ocr_tui.formats.ocr.discourse_links import responses_about
 from ocr_tui.formats.ocr.fields import parse_field
 from ocr_tui.formats.ocr.finding import (
     SEVERITIES,
@@ -98,7 +100,8 @@ def read_discourse(
     session_dir: str, round_path: str, number: int, db_path: Path | None, session_id: str
 ) -> DiscourseRead:
     """Round `number`'s discourse.md, its responses linked to its findings."""
-    from ocr_tui.formats.ocr.discourse import link, parse_discourse
+    from ocr_tui.formats.ocr.discourse import parse_discourse
+    from ocr_tui.formats.ocr.discourse_links import link
     from ocr_tui.formats.ocr.fs import read_markdown
 
     loaded = read_round(session_dir, number, db_path, session_id)

@@ -1,4 +1,4 @@
-"""A round's `discourse.md` (issue 12; ocr-format.md §4.2) as structured responses. No IO.
+"""A round's `discourse.md` (ocr-format.md §4.2) as structured responses. No IO.
 
 After their reviews, OCR's reviewers answer each other with four fixed response types: AGREE,
 CHALLENGE, CONNECT and SURFACE. The Tech Lead saves them under per-reviewer blocks
@@ -29,24 +29,22 @@ Every pattern runs over `numbered_lines`' normalised lines (whitespace runs are 
 either has one unbounded quantifier or none that can match the same characters as its
 neighbour, so each is linear in the line's length. `text` is kept raw (escape sequences too):
 pass it through `safe_line` before printing.
+
+This module reads the file's structure (reviewer blocks, each response's lines and body);
+discourse_names.py what a line says (keyword, reviewers, titles); discourse_links.py which
+findings a response names.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
 
 import msgspec
 
-from ocr_tui.formats.ocr.finding import Finding, close_ratio, normalise_title
+from ocr_tui.formats.ocr.discourse_names import block_author, opening_keyword, read_names
 from ocr_tui.formats.ocr.markdown import _heading, numbered_lines
 
 KINDS = ("agree", "challenge", "connect", "surface")
-FUZZY = 0.85  # difflib ratio of normalised titles for a close title to name a finding
-MAX_FUZZY = 400  # longer titles are compared exactly only (difflib is quadratic)
-MAX_SCAN = 4000  # characters of a response's line (and of its body) searched for titles
-MAX_TITLES = 20
 
 
 class Response(msgspec.Struct, kw_only=True):
@@ -85,28 +83,6 @@ class Discourse(msgspec.Struct):
         return out
 
 
-# `AGREE`, `- **AGREE**`, `1. *Challenge*`, `> CONNECT`, `- [ ] SURFACE`, `[AGREE]`,
-# `- **principal-1**: AGREE` (the author named first); in a heading the heading's text:
-# `1. AGREE`, `**CHALLENGE** — x`.
-_KEYWORD = re.compile(
-    r"(?i)^ {0,4}(?:> ?)?(?:(?:[-*+]|[0-9]{1,9}[.)]) )?(?:\[[ xX]\] )?"
-    r"(?:[*_]{0,2}@?([\w-]{1,60})[*_]{0,2} ?[:—–-] ?)?"
-    r"([*_]{0,3})\[?(agree|challenge|connect|surface)(?![\w-])"
-)
-_QUOTED = re.compile(r'"([^"\n]*)"|“([^“”\n]*)”')
-_BOLD = re.compile(r"\*\*([^*\n]+)\*\*|__([^_\n]+)__")
-_ARROW = re.compile(r"<?-{1,2}>|<?={1,2}>|—>|[→⟶➔➜↔⟷]")
-_TOKEN = re.compile(r"[\w@-]+")
-# Where an unquoted title ends and the reasoning starts: `Title — reason`, `Title (quality-1)`.
-_REASON = re.compile(r" [-–—] |[–—]| \(|; |\. ")
-_SEP = " :—–-.,()[]*_>@"  # what may stand between the keyword, a reviewer and a title
-# `Discourse from X`, `Responses by @X`, `From X`, `Round 2 discourse from X`.
-_AUTHOR_HEADING = re.compile(
-    r"(?i)^(?:(?:reviewer |round [0-9]{1,9} )?(?:discourse|responses?|replies)"
-    r"(?: responses?)? )?(?:from|by) "
-)
-
-
 def parse_discourse(text: str) -> Discourse:
     """Every response of a discourse.md, in file order (see the module's docstring)."""
     raw = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -135,11 +111,11 @@ def parse_discourse(text: str) -> Discourse:
         if h is not None:
             close()
             level, htext = h
-            found = _keyword(htext, heading=True)
+            found = opening_keyword(htext, heading=True)
             if found is not None:
                 cur = _Open(pos, found, author, None)
                 continue
-            name = _author(htext)
+            name = block_author(htext)
             if name is not None:
                 author, author_level = name, level
                 if name not in out.authors:
@@ -147,7 +123,7 @@ def parse_discourse(text: str) -> Discourse:
             elif author is not None and level <= author_level:
                 author = None
             continue
-        found = _keyword(line, heading=False)
+        found = opening_keyword(line, heading=False)
         if found is not None:
             close()
             cur = _Open(pos, found, author, line)
@@ -162,7 +138,7 @@ class _Open:
     """A response being read: its first line and the item positions of its body."""
 
     def __init__(self, pos: int, found: tuple, author: str | None, line: str | None):
-        """`found`: `_keyword`'s; `line`: the response's line, or None for a heading."""
+        """`found`: `opening_keyword`'s; `line`: the response's line, or None for a heading."""
         self.pos, (self.kind, self.rest, named) = pos, found
         self.author = named or author
         self.heading = line is None
@@ -209,10 +185,10 @@ class _Open:
 
     def finish(self, raw: list[str], items: list) -> Response:
         index = items[self.pos][0]
-        about, titles, own = _read(self.kind, self.rest, bare=True, heading=self.heading)
+        about, titles, own = read_names(self.kind, self.rest, bare=True, heading=self.heading)
         if not titles or about is None:
             body = "\n".join(items[p][1] for p in self.lines if items[p][2] == "text")
-            b_about, b_titles, b_own = _read(self.kind, body, bare=False, heading=False)
+            b_about, b_titles, b_own = read_names(self.kind, body, bare=False, heading=False)
             if not titles:
                 titles, own = b_titles, b_own
             about = about or b_about
@@ -248,218 +224,3 @@ def _is_bullet(line: str) -> bool:
 
 
 _ORDERED = re.compile(r"[0-9]{1,9}[.)] ")
-
-
-def _keyword(line: str, *, heading: bool) -> tuple[str, str, str | None] | None:
-    """(kind, what follows the keyword, the author it names first) when `line` (a heading's
-    text) opens a response."""
-    m = _KEYWORD.match(line)
-    if m is None:
-        return None
-    author = _reviewer_id(m.group(1)) if m.group(1) else None  # not `- **Response**: AGREE`
-    word, rest = m.group(3), line[m.end() :]
-    closing = rest.lstrip("*_]")
-    if not word.isupper() and not m.group(2):
-        after = closing.lstrip(" ")
-        if not heading or (after and after[0] not in ":-–—"):
-            return None  # "Agree with ...": prose
-    return word.lower(), closing, author
-
-
-def _reviewer_id(token: str) -> str | None:
-    """`quality-1`, `@security-2`, `Staff-Engineer-1` -> the reviewer's id; else None."""
-    if "-" not in token or not token[-1].isdigit():
-        return None
-    tok = token.lstrip("@").strip("-").lower()
-    base, sep, num = tok.rpartition("-")
-    if not sep or not (num.isascii() and num.isdigit()) or len(num) > 3 or int(num) == 0:
-        return None
-    if len(base) < 2 or not base[:2].isalpha() or "@" in base:
-        return None
-    return tok
-
-
-def _first_reviewer(s: str) -> re.Match | None:
-    for m in _TOKEN.finditer(s):
-        if _reviewer_id(m.group()):
-            return m
-    return None
-
-
-def _clean_title(title: str) -> str | None:
-    t = title.strip().strip("*_`").strip()
-    return t if normalise_title(t) else None
-
-
-def _quoted(s: str) -> list[tuple[int, int, str]]:
-    """(start, end, title) of the quoted titles, at most MAX_TITLES."""
-    out = []
-    for m in _QUOTED.finditer(s):
-        inner = m.group(1) if m.group(1) is not None else m.group(2)
-        t = _clean_title(inner) if inner and not inner.isspace() else None
-        if t:
-            out.append((m.start(), m.end(), t))
-            if len(out) == MAX_TITLES:
-                break
-    return out
-
-
-def _bare_title(s: str) -> str | None:
-    """An unquoted title: `: Long function — reason` -> `Long function`."""
-    s = s.lstrip(_SEP)
-    m = _REASON.search(s)
-    if m and m.start() > 0:
-        s = s[: m.start()]
-    return _clean_title(s.rstrip(" .:;,!?)]*_"))
-
-
-def _side(s: str, *, bare: bool, heading: bool) -> tuple[str | None, list[str]]:
-    """(about, titles) of one side of a response: quoted titles, else bold ones, else (with
-    `bare`) the words after a leading reviewer, or a heading's words."""
-    spans = _quoted(s)
-    tok = _first_reviewer(s[: spans[0][0]] if spans else s)
-    about = _reviewer_id(tok.group()) if tok else None
-    titles = [t for _, _, t in spans]
-    if titles:
-        if about is None:  # `"Title" (quality-1)`
-            after = _first_reviewer(s[spans[-1][1] :])
-            about = _reviewer_id(after.group()) if after else None
-        return about, titles
-    for m in _BOLD.finditer(s):
-        t = _clean_title(m.group(1) if m.group(1) is not None else m.group(2))
-        if t and not _reviewer_id(t):
-            titles.append(t)
-            if len(titles) == MAX_TITLES:
-                break
-    if titles or not bare:
-        return about, titles
-    leading = tok is not None and s[: tok.start()].strip(_SEP).lower() in ("", "with", "to", "on")
-    if leading:
-        t = _bare_title(s[tok.end() :])
-    elif heading:
-        t = _bare_title(s)
-    else:
-        t = None
-    return about, [t] if t else []
-
-
-def _read(kind: str, rest: str, *, bare: bool, heading: bool) -> tuple[str | None, list[str], int]:
-    """(about, titles, own_titles) of the text after a keyword (or of a body)."""
-    rest = rest[:MAX_SCAN]
-    if kind == "connect":
-        spans = _quoted(rest)
-        k = 0
-        for m in _ARROW.finditer(rest):
-            while k < len(spans) and spans[k][1] <= m.start():
-                k += 1
-            if k < len(spans) and spans[k][0] <= m.start():
-                continue  # an arrow inside a title
-            left, right = rest[: m.start()], rest[m.end() :]
-            _, mine = _side(left, bare=False, heading=False)
-            if not mine and bare:
-                t = _bare_title(_drop_leading_reviewer(left))
-                mine = [t] if t else []
-            about, theirs = _side(right, bare=bare, heading=False)
-            return about, mine + theirs, len(mine)
-    about, titles = _side(rest, bare=bare, heading=heading)
-    return about, titles, 0
-
-
-def _drop_leading_reviewer(s: str) -> str:
-    tok = _first_reviewer(s)
-    if tok is not None and not s[: tok.start()].strip(_SEP):
-        return s[tok.end() :]
-    return s
-
-
-def _author(htext: str) -> str | None:
-    """The reviewer whose block a heading opens: `Discourse from principal-1`, `From @qa-1`,
-    `principal-1`, `Principal-1's responses`; else None."""
-    text = htext.replace("*", "").replace("`", "").strip()
-    m = _AUTHOR_HEADING.match(text)
-    if m:
-        return _name(text[m.end() :])
-    first = _TOKEN.match(text.lstrip("@"))
-    if first is not None:
-        return _reviewer_id(first.group())
-    return None
-
-
-def _name(s: str) -> str | None:
-    """`principal-1 (Architecture)` -> `principal-1`; `Principal #1` / `Staff Engineer 2` ->
-    `principal-1` / `staff-engineer-2`; `@principal-balanced` -> `principal-balanced`."""
-    tokens = [t.strip("@-_").lower() for t in _TOKEN.findall(s[:200])]
-    tokens = [t for t in tokens if t]
-    if not tokens:
-        return None
-    if rid := _reviewer_id(tokens[0]):
-        return rid
-    for n, tok in enumerate(tokens[:4]):
-        if tok.isascii() and tok.isdigit():
-            return _reviewer_id("-".join([*tokens[:n], tok])) if n else None
-    if "-" in tokens[0] or len(tokens) == 1:
-        return tokens[0]  # a name the user gave (`principal-balanced`, `alice`)
-    return None  # `From the team`
-
-
-# --- linking to findings -------------------------------------------------------------------
-
-
-def link(discourse: Discourse, findings: Iterable[Finding]) -> Discourse:
-    """A copy of `discourse` whose responses' `finding_ids` name the findings their titles
-    name: a finding with the same normalised title, else the closest ones with a difflib ratio
-    of at least FUZZY; of several, those of the reviewer the title is about (CONNECT's left
-    titles: the author's own). `discourse` itself is left as it is."""
-    pool = [(normalise_title(f.title), f) for f in findings]
-    exact: dict[str, list[Finding]] = {}
-    for norm, f in pool:
-        exact.setdefault(norm, []).append(f)
-    responses = []
-    for r in discourse.responses:
-        ids: list[str] = []
-        for k, title in enumerate(r.titles):
-            prefer = r.author if k < r.own_titles else r.about
-            for f in _named(normalise_title(title), prefer, exact, pool):
-                if f.id not in ids:
-                    ids.append(f.id)
-        responses.append(msgspec.structs.replace(r, finding_ids=ids))
-    return msgspec.structs.replace(discourse, responses=responses)
-
-
-def _named(norm: str, prefer: str | None, exact, pool) -> list[Finding]:
-    """The findings a normalised title names, those of `prefer` first (see `link`)."""
-    if not norm:
-        return []
-    found = exact.get(norm)
-    if found:
-        mine = [f for f in found if prefer and prefer in f.reviewers]
-        return mine or found
-    close = _close(norm, pool)
-    mine = [(r, f) for r, f in close if prefer and prefer in f.reviewers]
-    return _best(mine or close)
-
-
-def _best(scored: list[tuple[float, Finding]]) -> list[Finding]:
-    top = max((r for r, _ in scored), default=0.0)
-    return [f for r, f in scored if r >= top - 1e-9]
-
-
-def _close(norm: str, pool) -> list[tuple[float, Finding]]:
-    """(ratio, finding) of the findings whose normalised title is within FUZZY of `norm`."""
-    if len(norm) > MAX_FUZZY:
-        return []
-    out = []
-    sm = difflib.SequenceMatcher(None, "", norm, autojunk=False)  # b is cached
-    for other, f in pool:
-        if not other or len(other) > MAX_FUZZY:
-            continue
-        sm.set_seq1(other)
-        ratio = close_ratio(sm, FUZZY)
-        if ratio is not None:
-            out.append((ratio, f))
-    return out
-
-
-def responses_about(discourse: Discourse, finding_id: str) -> list[Response]:
-    """The responses (of a linked discourse) that name a finding, in file order."""
-    return [r for r in discourse.responses if finding_id in r.finding_ids]

@@ -1,7 +1,7 @@
 """The items of a `final.md` (ocr-format.md §4.3): what the Tech Lead's synthesis lists under
-Blockers, Should Fix and Suggestions, with who flagged each and where. Issue 12's findings
-model uses them to mark findings as blocker / should-fix / suggestion and to add reviewers; an
-item that matches no finding becomes a finding of its own. Pure functions; no IO.
+Blockers, Should Fix and Suggestions, with who flagged each and where. The findings model
+(findings.py) uses them to mark findings as blocker / should-fix / suggestion and to add
+reviewers; an item that matches no finding becomes a finding of its own. Pure functions; no IO.
 
 Shapes read (each under `## Blockers` / `## Should Fix` / `## Suggestions`, emoji titles such
 as `## 🚫 Blockers` too, a section running to the next `#`/`##` heading or `---` line, as
@@ -18,7 +18,8 @@ as `## 🚫 Blockers` too, a section running to the next `#`/`##` heading or `--
   directly under the section or under a group.
 
 The field lines and the place they name are read by fields.py as a reviewer file's are, with
-final.md's label markup (`**` / `__` or none).
+final.md's label markup (`**` / `__` or none); what an item's heading or bullet text says
+(title, reviewers, severity tag, a trailing place) by final_titles.py.
 
 Not items: `- None`, `- No …`, `- N/A`, prose (`*No hard blockers identified.*`), a heading
 or bullet whose title says it is resolved (`### Round 3 Blocker 1 — WAL Pragmas: RESOLVED`,
@@ -31,7 +32,6 @@ two adjacent quantifiers can match the same characters: linear in a line's lengt
 from __future__ import annotations
 
 import re
-import unicodedata
 
 import msgspec
 
@@ -44,7 +44,17 @@ from ocr_tui.formats.ocr.fields import (
     parse_field,
 )
 from ocr_tui.formats.ocr.fields import parse_location as parse_location  # for its importers
-from ocr_tui.formats.ocr.finding import SEVERITIES, Location
+from ocr_tui.formats.ocr.final_titles import (
+    RESOLVED,
+    clean_title,
+    reviewer_names,
+    severity_word,
+    split_title,
+    strip_lead,
+    trailing_place,
+    unique_names,
+)
+from ocr_tui.formats.ocr.finding import Location
 from ocr_tui.formats.ocr.markdown import _heading, numbered_lines
 
 SECTIONS = ("blocker", "should_fix", "suggestion")
@@ -137,163 +147,6 @@ def _field(line: str) -> Field | None:
     """The field of a line under an item, with final.md's label markup (`**` / `__` / none:
     `parse_field`'s `strict`)."""
     return parse_field(line, strict=True)
-
-
-_MENTION = re.compile(r"(?<![\w.@])@([A-Za-z0-9][\w.-]*)")
-_NAME = re.compile(r"[A-Za-z0-9][\w.-]*")
-
-
-def reviewer_names(value: str) -> list[str]:
-    """`@principal-1, @security-1` -> [principal-1, security-1]; without any `@`, the
-    comma- (or `and`-) separated parts that are names (`principal-1 and quality-2`); prose
-    (`All 5 reviewers`) gives none. In order, each once."""
-    if "@" in value:
-        names = [m.group(1).rstrip(".-") for m in _MENTION.finditer(value)]
-    else:
-        parts = re.split(r"[,;&/]| and ", value)
-        names = [p for part in parts if _NAME.fullmatch(p := part.strip(" *_`()"))]
-    return _unique(n for n in names if n)
-
-
-def _unique(names) -> list[str]:
-    seen: dict[str, None] = {}
-    for name in names:
-        seen.setdefault(name, None)
-    return list(seen)
-
-
-def _severity(value: str) -> str | None:
-    word = value.strip(" *_`[]()").split(" ")[0].strip(" *_`[]().,:;").lower()
-    return word if word in SEVERITIES else None
-
-
-# --- titles ---------------------------------------------------------------------------------
-
-_SEPARATORS = ("—", "–", "-", "--", "―")
-_BY_WORDS = ("by", "flagged", "raised", "from", "via")
-_NUMBER = re.compile(r"^\d+[.)](?: |$)")
-# A title that says the item is done: `…: RESOLVED`, `(Resolved)`, `— resolved in round 4`,
-# `✅ Resolved`.
-_RESOLVED = re.compile(r"\bRESOLVED\b|(?i:(?:[:(\[—–-]|✅) ?resolved\b)")
-_QUOTES = {'"': '"', "“": "”", "'": "'", "‘": "’", "«": "»"}
-
-
-def _tag(text: str) -> tuple[str, str | None]:
-    """`Title [**High**]` / `[High] Title` / `**[HIGH]** Title` -> (Title, high)."""
-    t = text.strip()
-    if t.endswith("]"):
-        i = t.rfind("[")
-        if i >= 0 and (sev := _severity(t[i + 1 : -1])):
-            return t[:i].rstrip(), sev
-    bare = t.lstrip("*_")
-    if bare.startswith("["):
-        j = bare.find("]")
-        if j > 0 and (sev := _severity(bare[1:j])):
-            return bare[j + 1 :].lstrip("*_ "), sev
-    return t, None
-
-
-def _reviewer_suffix(text: str) -> tuple[str, list[str]]:
-    """`"Title" — @principal-1, @quality-2` / `Title (@a)` / `Title — flagged by @a` ->
-    (the title part, [names]). Mentions that do not end the text after a dash (or in
-    parentheses) are part of the title."""
-    tokens = text.replace("—@", "— @").replace("–@", "– @").split(" ")
-    names: list[str] = []
-    j = len(tokens)
-    paren = False
-    while j > 0:
-        tok = tokens[j - 1]
-        core = tok.strip("(),;*_")
-        if core.startswith("@") and _NAME.fullmatch(core[1:]):
-            names.append(core[1:].rstrip(".-"))
-            paren = paren or tok.startswith("(") or tok.startswith("*(")
-        elif core.lower() not in ("and", "&", "") or not names:
-            break
-        j -= 1
-    if not names:
-        return text, []
-    names.reverse()
-    k = j
-    while k > 0 and tokens[k - 1].lower() in _BY_WORDS:
-        k -= 1
-    if k > 0 and tokens[k - 1] in _SEPARATORS:
-        return " ".join(tokens[: k - 1]), names
-    if paren:
-        return " ".join(tokens[:j]), names
-    return text, []
-
-
-def _lead(text: str) -> str:
-    """The title without a leading emoji (`🚫`, `⚠️`) or number (`1.`)."""
-    m = _NUMBER.match(text)
-    if m:
-        return text[m.end() :]
-    i = 0
-    while i < len(text) and (
-        text[i] == " " or unicodedata.category(text[i]) in ("So", "Sk", "Mn", "Cf", "Cs")
-    ):
-        i += 1
-    return text[i:]
-
-
-def _clean(title: str) -> str:
-    """Quotes and bold around the title, or a bold / quoted title before its description
-    (`**Add caching**: the query runs twice`) -> the title."""
-    t = title.strip()
-    for _ in range(2):
-        if len(t) >= 2 and t[0] in _QUOTES:
-            close = t.find(_QUOTES[t[0]], 1)
-            if close == len(t) - 1:
-                t = t[1:-1].strip()
-            elif close > 1 and t[close + 1 :].lstrip()[:1] in (":", "—", "–", "-", ".", ""):
-                t = t[1:close].strip()
-        for mark in ("**", "__", "~~", "*", "_"):
-            if t.startswith(mark) and len(t) > 2 * len(mark):
-                close = t.find(mark, len(mark))
-                if close == len(t) - len(mark):
-                    t = t[len(mark) : -len(mark)].strip()
-                elif close > len(mark) and t[close + len(mark) :].lstrip()[:1] in (":", "—", "–"):
-                    t = t[len(mark) : close].strip()
-                break
-    return t.rstrip(":").strip()
-
-
-def _split_title(text: str) -> tuple[str, list[str], str | None]:
-    """(title, reviewers, severity) of a heading's text or a bullet's."""
-    t, sev = _tag(text)
-    t, names = _reviewer_suffix(t)
-    if sev is None:
-        t, sev = _tag(t)  # `"Title" [High] — @a`
-    return _clean(t), names, sev
-
-
-# A path as a title's end names it (`src/search.py:42`, `a.ts#L12`, `lib/x`): no spaces, and
-# a directory or a file extension. Bounded after its first run: linear in the text's length.
-_PLACE = re.compile(
-    r"[\w.~/-]{1,300}(?:/[\w.~-]{1,100}|\.[A-Za-z][A-Za-z0-9]{0,9})(?:[:#]L?\d{1,9}(?:[-–]L?\d{1,9})?)?"
-)
-_PLACE_LEAD = (" — ", " – ", " - ", " in ", " at ", ": ", " ")
-
-
-def _trailing_place(title: str) -> tuple[str, Location]:
-    """`SQL injection in search (src/search.py:42)` / `` … — `src/a.py:7` `` -> (the title
-    without it, the place); (title, no place) when it does not end with one."""
-    t = title.rstrip()
-    if t.endswith(")") and (i := t.rfind("(")) > 0:
-        inner, head = t[i + 1 : -1].strip(" `"), t[:i]
-    elif t.endswith("`") and (i := t.rfind("`", 0, len(t) - 1)) > 0:
-        inner, head = t[i + 1 : -1].strip(), t[:i]
-        if not head.endswith(_PLACE_LEAD):
-            return title, Location()
-    else:
-        return title, Location()
-    if not _PLACE.fullmatch(inner):
-        return title, Location()
-    rest = head.rstrip(" —–-:")
-    for word in (" in", " at"):
-        if rest.endswith(word) and t.endswith("`"):
-            rest = rest[: -len(word)].rstrip()
-    return (rest or title), (parse_location(inner) if rest else Location())
 
 
 # --- items ----------------------------------------------------------------------------------
@@ -421,7 +274,7 @@ def _bullet_items(
             first = open_[0]
             m = _BULLET.match(first.line)
             head = m.group(1) if m else first.line
-            title, names, sev = _split_title(head)
+            title, names, sev = split_title(head)
             item = _item(section, title, names, sev, open_, raw, rel)
             if item:
                 items.append(item)
@@ -464,7 +317,7 @@ def _heading_items(
         return _bullet_items(section, block, raw, rel)  # a group: `### Code Quality`
     if not (numbered or marked or located):
         return []  # `### Round 3 Blocker 2 — …` with prose only
-    title, names, sev = _split_title(_lead(htext))
+    title, names, sev = split_title(strip_lead(htext))
     item = _item(section, title, names, sev, [head, *block], raw, rel)
     return [item] if item else []
 
@@ -480,29 +333,29 @@ def _item(
 ) -> FinalItem | None:
     """The item from its title and lines (the first is its heading or bullet; the fields are
     read from the rest), or None when it has no title or is resolved."""
-    if not title or _RESOLVED.search(title):
+    if not title or RESOLVED.search(title):
         return None
     fields = [f for ln in lines[1:] if ln.kind == "text" and (f := _field(ln.line))]
     for label, value, _ in fields:
         if label in _REVIEWER_FIELDS and not names:
             names = reviewer_names(value)
         elif label == "severity" and severity is None:
-            severity = _severity(value)
+            severity = severity_word(value)
         elif label == "status" and (
-            _RESOLVED.search(value) or value.lower().lstrip("*_✅ ").startswith("resolved")
+            RESOLVED.search(value) or value.lower().lstrip("*_✅ ").startswith("resolved")
         ):
             return None
     location = location_of((f.label, f.value) for f in fields)
     if not location.file:  # `1. SQL injection in search (src/search.py:42)`
-        bare, place = _trailing_place(title)
+        bare, place = trailing_place(title)
         if place.file:
-            title, location = _clean(bare), place
+            title, location = clean_title(bare), place
     first = lines[0].number
     last = max((ln.number for ln in lines if ln.kind != "text" or ln.line), default=first)
     return FinalItem(
         section=section,
         title=title,
-        flagged_by=_unique(names),
+        flagged_by=unique_names(names),
         severity=severity,
         location=location,
         path=rel,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ocr_tui.formats.ocr.final_items import reviewer_names
+from ocr_tui.formats.ocr.final_titles import reviewer_names
 from ocr_tui.formats.ocr.finding import CATEGORIES, SEVERITIES, Finding, Location, finding_id
 from ocr_tui.formats.ocr.findings import absorb
 from ocr_tui.formats.ocr.model import RoundMeta

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import msgspec
 
-from ocr_tui.formats.ocr import sim_dashboard, sim_records
+from ocr_tui.formats.ocr import sim_dashboard, sim_dashboard_db, sim_records
 
 STATE_KEYS = ("session_id", "workflow_type", "status", "current_phase", "phase_number")
 STATE_KEYS += ("current_round", "current_map_run", "started_at", "round_started_at")
@@ -217,7 +217,7 @@ class DbStore:
         review rows and the user's triage, from the session's played (action, time) pairs;
         saved with the next flush."""
         rows = sim_dashboard.session_rows(sid, played, seed=seed, until=until)
-        sim_dashboard.write(self.db, sid, rows)
+        sim_dashboard_db.write(self.db, sid, rows)
         sim_records.write(self.db, sid, played, seed=seed, until=until)
 
 

@@ -21,7 +21,9 @@ from ocr_tui.formats.ocr import fs as ocr_fs
 from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot
 from ocr_tui.formats.ocr.db_findings import read_all_findings
 from ocr_tui.formats.ocr.db_load import load_db
-from ocr_tui.formats.ocr.derive import completed_rounds, derive_session, heartbeat_due
+from ocr_tui.formats.ocr.derive import derive_session
+from ocr_tui.formats.ocr.derive_records import heartbeat_due
+from ocr_tui.formats.ocr.derive_rounds import completed_rounds
 from ocr_tui.formats.ocr.fs import read_session
 from ocr_tui.formats.ocr.model import state_from_json
 from ocr_tui.formats.ocr.phases import MAP_PHASES, REVIEW_PHASES
