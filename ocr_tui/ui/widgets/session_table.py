@@ -33,6 +33,7 @@ from ocr_tui.ui.list_cells import (
     row_cells,
     text_width,
 )
+from ocr_tui.ui.row_order import RowOrder
 from ocr_tui.ui.widgets.planned_table import PlannedTable
 
 
@@ -67,12 +68,16 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         self._now: datetime | None = None  # of the last sync
         self._styles: dict[str, Style] = {}
         self._wanted: list[SessionView] = []  # what the last sync was asked to show
+        self._wanted_rows: RowOrder | None = None  # (and its `rows`)
         self._backlog_due = False
         self._last_full_tick: datetime | None = None
         self._ticking: set[str] = set()  # rows whose clock cells can change within a minute
         self._resort = True
         self._follow = False  # a sync the user asked for is under way (`sync`'s `follow`)
         self._ids = IdFit()  # shared by the id cells: every row shortened alike
+        # The rows as a `RowOrder` while the list is steady (sorted, every row added): a
+        # change then re-places the rows it touches alone (`sync_changes`); None: a list.
+        self._rows: RowOrder | None = None
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._restyle)
@@ -103,7 +108,13 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     SLICE_S = 0.02
 
     def sync(
-        self, views: list[SessionView], now: datetime, *, resort: bool = True, follow: bool = False
+        self,
+        views: list[SessionView],
+        now: datetime,
+        *,
+        resort: bool = True,
+        follow: bool = False,
+        rows: RowOrder | None = None,
     ) -> None:
         """Show exactly `views`, in this order. Unchanged sessions are not touched. Many new
         rows (a start-up with 10,000 sessions) are added a slice at a time, top first, so
@@ -112,9 +123,14 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         The cursor stays on its session. The view holds still as the data moves (at the top,
         the newest rows show; scrolled, the rows in view stay: `rows_changed`) unless
         `follow`: the user asked for another list (filter, sort, search), which scrolls to
-        the cursor's session."""
+        the cursor's session. `rows`: `views`' ids as a `RowOrder` (the list sorted by its
+        key), which the table keeps for `sync_changes` once every row is in."""
         self._now = now
-        self._wanted = views
+        self._wanted, self._wanted_rows = views, rows
+        if self._rows is not None:  # a list again, until every row is in
+            self._rows, self._order = None, list(self._rows)
+            self.row_keys = list(self._order)
+            self._row_index = {key: i for i, key in enumerate(self.row_keys)}
         self._follow = follow or self._follow
         keep = self.highlighted_id
         if keep is not None and self._views[keep].source == "loading":
@@ -170,11 +186,67 @@ class SessionTable(PlannedTable, inherit_bindings=True):
             self.select(keep, scroll=self._follow)
         if not backlog:
             self._follow = False
+            if resort and rows is not None and len(rows) == len(self._order):
+                self._rows = self._order = self.row_keys = rows
+                self._row_index = {}  # (`index_of`: the order's, by bisection)
         if had_rows != bool(self.row_count):
             self.refresh_bindings()
         if backlog and not self._backlog_due:
             self._backlog_due = True
             self.set_timer(0.01, self._add_backlog)
+
+    def sync_changes(self, shown: list[SessionView], hidden: list[str], now: datetime) -> bool:
+        """What changed since the last sync, alone: `shown`, sessions the list shows that are
+        new or changed; `hidden`, those it no longer shows. Only their rows are built and
+        re-placed (`RowOrder`: O(log n) each), whatever the number of rows; the view holds
+        still as in `sync`. False (nothing done): the table is not steady (start-up, rows
+        still being added); `sync` then."""
+        rows = self._rows
+        if rows is None or self._backlog_due or not self._resort:
+            return False
+        self._now = now
+        page = self.page_keys()
+        keep = self.highlighted_id
+        had_rows = bool(self.row_count)
+        moved: list[str] = []  # rows added or changed (they may move)
+        placed = wider = False
+        gone = [sid for sid in hidden if sid in self._views]
+        for sid in gone:
+            del self._views[sid], self._cells[sid]
+            self._ticking.discard(sid)
+            self._painter.forget(sid)
+            placed = rows.discard(sid) or placed
+        added = False
+        for view in shown:
+            old = self._views.get(view.id)
+            if old is view:
+                continue
+            cells = row_cells(view, now)
+            wider = self._measure(cells) or wider
+            self._views[view.id] = view
+            self._tick_with(view, now)
+            if old is None:
+                added = True
+                self._cells[view.id] = cells
+            else:
+                self._put(view.id, cells)
+            moved.append(view.id)
+            placed = rows.put(view) or placed
+        if gone or added:
+            wider = self._fit_ids() or wider
+        if wider:
+            self._relayout()
+        if placed:
+            self.rows_placed(page, moved)
+        if keep is not None and keep in rows:
+            self.select(keep, scroll=False)
+        if had_rows != bool(self.row_count):
+            self.refresh_bindings()
+        return True
+
+    def index_of(self, row_key: str) -> int | None:
+        rows = self._rows
+        return super().index_of(row_key) if rows is None else rows.position(row_key)
 
     def _fit_ids(self) -> bool:
         """The rows changed: the ids' widths and those that keep their prefix (whether that
@@ -207,7 +279,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     def _add_backlog(self) -> None:
         self._backlog_due = False
         if self._now is not None:
-            self.sync(self._wanted, self._now, resort=self._resort)
+            self.sync(self._wanted, self._now, resort=self._resort, rows=self._wanted_rows)
 
     def tick(self, now: datetime) -> None:
         """Time passed: refresh the elapsed and last-activity cells (only those that changed).
@@ -232,7 +304,7 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     def select(self, session_id: str, *, scroll: bool = True) -> bool:
         """Move the cursor to a session's row (scrolling no more than needed to show it; with
         `scroll=False`, not at all: the row moved with the data, `keep_cursor_on`)."""
-        index = self._row_index.get(session_id)
+        index = self.index_of(session_id)
         if index is None:
             return False
         if index != self.cursor_row:
