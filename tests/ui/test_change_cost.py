@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ocr_tui.ui.list_model import ListModel
 from ocr_tui.ui.row_order import RowOrder
-from ocr_tui.ui.widgets import session_table
+from ocr_tui.ui.widgets import session_rows
 
 from .builders import make_project, wait_until
 from .test_list_truth import SIZE, check_screen, settle, start
@@ -34,7 +34,7 @@ async def one_change_costs(tmp_path, n: int, monkeypatch) -> dict[str, int]:
             return wrapped
 
         monkeypatch.setattr(
-            session_table, "row_cells", counting("row cells", session_table.row_cells)
+            session_rows, "row_cells", counting("row cells", session_rows.row_cells)
         )
         monkeypatch.setattr(RowOrder, "rebuild", counting("sorts", RowOrder.rebuild))
         monkeypatch.setattr(ListModel, "reset", counting("recounts", ListModel.reset))
