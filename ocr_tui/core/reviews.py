@@ -80,6 +80,35 @@ class Summary:
     def text(self) -> str:
         return " · ".join(self.parts())
 
+    @classmethod
+    def of(cls, view: SessionView) -> Summary:
+        """One session's share of a summary (summaries add up: `summary` is their sum)."""
+        latest = view.rounds[-1] if view.rounds else None
+        return cls(
+            sessions=1,
+            active=int(view.running),
+            verdicts=sum(1 for r in view.rounds if r.verdict),
+            open_blockers=latest.open_blockers if latest is not None else 0,
+            unknown=int(latest is not None and latest.blockers is None),
+        )
+
+    def __add__(self, other: Summary) -> Summary:
+        return Summary(
+            self.sessions + other.sessions,
+            self.active + other.active,
+            self.verdicts + other.verdicts,
+            self.open_blockers + other.open_blockers,
+            self.unknown + other.unknown,
+        )
+
+    def __neg__(self) -> Summary:
+        return Summary(
+            -self.sessions, -self.active, -self.verdicts, -self.open_blockers, -self.unknown
+        )
+
+    def __sub__(self, other: Summary) -> Summary:
+        return self + -other
+
 
 def _completed_at(view: SessionView, rnd: Round) -> str | None:
     """When the round ended (`Round.ended_at`: its round_completed event, else its synthesis'
@@ -119,12 +148,10 @@ def review_rows(views: Iterable[SessionView]) -> list[ReviewRow]:
 
 
 def summary(views: Iterable[SessionView]) -> Summary:
-    views = list(views)
-    latest = [v.rounds[-1] for v in views if v.rounds]
-    return Summary(
-        sessions=len(views),
-        active=sum(1 for v in views if v.running),
-        verdicts=sum(1 for v in views for r in v.rounds if r.verdict),
-        open_blockers=sum(r.open_blockers for r in latest),
-        unknown=sum(1 for r in latest if r.blockers is None),
-    )
+    total = NO_SUMMARY
+    for view in views:
+        total += Summary.of(view)
+    return total
+
+
+NO_SUMMARY = Summary(sessions=0, active=0, verdicts=0, open_blockers=0)

@@ -14,13 +14,23 @@ from ocr_tui.core.source import Source
 from ocr_tui.core.view import SessionView
 
 
+def descending(text: str) -> tuple[int, ...]:
+    """`text` as a key that sorts it descending (a longer text before its prefix)."""
+    return (*(-ord(c) for c in text), 1)
+
+
+def activity_key(view: SessionView) -> tuple:
+    """A session's place by last activity, newest first (unknown last), ties by id: the one
+    order of `status`, `--json`, `watch` and the dashboard's list under its default sort
+    (`last activity ▼`). An active session that has gone quiet moves down like any other; its
+    glyph and status say it is stalled. Timestamps, never ages: the order moves with the data
+    alone, never with the clock."""
+    return (descending(view.last_activity or ""), view.id)
+
+
 def newest_first(views: Iterable[SessionView]) -> list[SessionView]:
-    """The sessions by last activity, newest first (unknown last), ties by id: the one order
-    of `status`, `--json`, `watch` and the dashboard's list (its default sort, `last
-    activity ▼`). An active session that has gone quiet moves down like any other; its
-    glyph and status say it is stalled."""
-    by_id = sorted(views, key=lambda v: v.id)
-    return sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
+    """The sessions in `activity_key`'s order."""
+    return sorted(views, key=activity_key)
 
 
 class SessionStore:

@@ -49,9 +49,14 @@ class Latest:
 
     def _deliver(self) -> None:
         self._due = False
+        self.callback(self.take())
+
+    def take(self) -> Payload:
+        """What was published since the last call or take, merged (the call still due, if
+        one is, then gets what is published from now on)."""
         changed, removed = list(self._changed.values()), sorted(self._removed)
         self._changed, self._removed = {}, set()
-        self.callback((changed, removed))
+        return changed, removed
 
 
 def subscribe_latest(

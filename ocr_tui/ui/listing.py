@@ -5,11 +5,11 @@ them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ocr_tui.core import display
-from ocr_tui.core.sessions import newest_first
+from ocr_tui.core.sessions import activity_key, descending
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -27,17 +27,18 @@ class ListQuery:
     reverse: bool = False  # the sort turned around (`S`)
     project: str = "all"  # with several projects: one's name, or all
 
+    def admits(self, view: SessionView) -> bool:
+        """Does the list show this session (its filter, format, project and search)?"""
+        return (
+            (self.filter == "all" or view.status == self.filter)
+            and (self.format == "all" or view.framework == self.format)
+            and (self.project == "all" or view.project == self.project)
+            and matches(view, self.search)
+        )
+
     def apply(self, views: Iterable[SessionView]) -> list[SessionView]:
         """The sessions shown, in the list's order."""
-        shown = [
-            v
-            for v in views
-            if (self.filter == "all" or v.status == self.filter)
-            and (self.format == "all" or v.framework == self.format)
-            and (self.project == "all" or v.project == self.project)
-            and matches(v, self.search)
-        ]
-        ordered = sort_views(shown, self.sort)
+        ordered = sort_views([v for v in views if self.admits(v)], self.sort)
         return ordered[::-1] if self.reverse else ordered
 
 
@@ -63,16 +64,31 @@ def matches(view: SessionView, query: str) -> bool:
 
 def sort_views(views: list[SessionView], how: str) -> list[SessionView]:
     """Newest first for times (unknown last); A→Z for names (as shown: `display.name_order`)
-    and projects (each one's sessions by last activity); ties by id."""
-    if how == "name":  # (by the session's own name, then its project)
-        return sorted(views, key=lambda v: (*display.name_order(display.local_id(v)), v.id))
-    by_id = sorted(views, key=lambda v: v.id)
-    if how == "start":
-        return sorted(by_id, key=lambda v: v.started_at or v.elapsed.since or "", reverse=True)
-    if how == "project":  # A→Z by project, each one's newest activity first
-        newest = sorted(by_id, key=lambda v: v.last_activity or "", reverse=True)
-        return sorted(newest, key=lambda v: (v.project or "").lower())
-    return newest_first(views)
+    and projects (each one's sessions by last activity); ties by id: `sort_key`'s order."""
+    return sorted(views, key=sort_key(how))
+
+
+def sort_key(how: str) -> Callable[[SessionView], tuple]:
+    """A session's place in the list sorted `how`, as one key (ascending; every key ends with
+    the id, so no two are equal), so that a changed session finds its place by bisection
+    (`row_order.RowOrder`). The keys are the session's own fields: times are timestamps,
+    never ages, so the order changes with the data alone, never with the clock."""
+    return _KEYS.get(how, activity_key)
+
+
+def _by_start(v: SessionView) -> tuple:
+    return (descending(v.started_at or v.elapsed.since or ""), v.id)
+
+
+def _by_name(v: SessionView) -> tuple:  # (by the session's own name, then its project)
+    return (*display.name_order(display.local_id(v)), v.id)
+
+
+def _by_project(v: SessionView) -> tuple:  # A→Z by project, each one's newest activity first
+    return ((v.project or "").lower(), descending(v.last_activity or ""), v.id)
+
+
+_KEYS = {"activity": activity_key, "start": _by_start, "name": _by_name, "project": _by_project}
 
 
 def formats_of(views: Iterable[SessionView]) -> list[str]:

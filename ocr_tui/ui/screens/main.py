@@ -16,14 +16,17 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Header, Input
 
+from ocr_tui.core.reviews import NO_SUMMARY
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
-from ocr_tui.ui.latest import subscribe_latest
+from ocr_tui.ui.latest import Latest, subscribe_latest
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.list_layout import SORT_COLUMN
-from ocr_tui.ui.listing import ListQuery, formats_of, projects_of
+from ocr_tui.ui.list_model import ListModel
+from ocr_tui.ui.listing import ListQuery, sort_key
 from ocr_tui.ui.navigation import FindingsTarget, Open, SessionTarget
+from ocr_tui.ui.row_order import RowOrder
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.empty_state import EmptyState
 from ocr_tui.ui.widgets.filter_bar import FilterBar
@@ -93,8 +96,16 @@ class MainScreen(ListKeys):
             yield DetailPane(id="detail")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._model = ListModel()  # the sessions as the list counts them, by delta
+        self._rows: RowOrder | None = None  # the last full order (its keys are reused)
+        self._shown: dict[str, SessionView] = {}  # shown, changed since the table's sync
+        self._hidden: set[str] = set()  # no longer shown since then
+        self._latest: Latest | None = None
+
     def on_mount(self) -> None:
-        subscribe_latest(self.app.sessions_signal, self, self._on_sessions)  # (merged)
+        self._latest = subscribe_latest(self.app.sessions_signal, self, self._on_sessions)
         self.watch(self.app, "status", self._on_status, init=False)
         self.watch(self.app, "headers", self._on_headers, init=False)
         if self.app.clock is None:
@@ -137,7 +148,8 @@ class MainScreen(ListKeys):
 
     LOADING_REFRESH_S = 0.25
 
-    def _on_sessions(self, _payload: tuple[list[SessionView], list[str]]) -> None:
+    def _on_sessions(self, payload: tuple[list[SessionView], list[str]]) -> None:
+        self._absorb(payload)
         if bool(self.app.sessions) != self._had_sessions:
             self._had_sessions = bool(self.app.sessions)
             self.refresh_bindings()  # the list's keys apply once there is a session
@@ -160,11 +172,38 @@ class MainScreen(ListKeys):
     def _on_headers(self, _headers: tuple) -> None:
         self.refresh_view()
 
+    def _absorb(self, payload: tuple[list[SessionView], list[str]]) -> None:
+        """The sessions that changed, counted (`ListModel`) and noted for the table."""
+        model = self._model
+        if model.query is None:
+            return  # (counted whole at the next refresh)
+        shown, hidden = model.update(*payload)
+        for sid in hidden:
+            self._shown.pop(sid, None)
+            self._hidden.add(sid)
+        for view in shown:
+            self._hidden.discard(view.id)
+            self._shown[view.id] = view
+
+    def _counted(self) -> ListModel:
+        """The model as the sessions are now (what was published and not delivered yet
+        counted too) and for the query as it is now."""
+        if self._latest is not None:
+            self._absorb(self._latest.take())
+        query = self.list_query
+        if self._model.query != query:
+            self._model.reset(query, self.app.sessions)
+            self._shown, self._hidden = {}, set()
+            self._full = True
+        return self._model
+
+    _full = True  # the table must be synced whole (the query changed)
+
     def formats(self) -> list[str]:
-        return formats_of(self.app.sessions.values())
+        return self._counted().formats()
 
     def projects(self) -> list[str]:
-        return projects_of(self.app.sessions.values())
+        return self._counted().projects()
 
     def _tick(self) -> None:
         if not self.is_current:
@@ -185,38 +224,45 @@ class MainScreen(ListKeys):
     def visible(self) -> list[SessionView]:
         return self.list_query.apply(self.app.sessions.values())
 
+    # A change of more sessions than this (or than an eighth of those shown) re-syncs the
+    # table whole: bisecting each into its place would cost more than sorting them all.
+    FULL_SYNC_CHANGES = 64
+
     def refresh_view(self, *, follow: bool = False) -> None:
         """The list as the sessions and the query are now. `follow`: the user changed the
         query, the list scrolls to the highlighted session; else (the data moved) the view
-        holds still (`SessionTable.sync`)."""
-        formats, projects = self.formats(), self.projects()
+        holds still (`SessionTable.sync`). A change of a few sessions touches their rows
+        alone (`SessionTable.sync_changes`): its cost does not grow with the history."""
+        model = self._counted()
+        formats, projects = model.formats(), model.projects()
         if (len(formats), len(projects)) != self._formats_seen:
             self._formats_seen = (len(formats), len(projects))
             self.refresh_bindings()
         query = self.list_query
-        views = query.apply(self.app.sessions.values())
         # The columns are those of the formats and projects the list can show (not only of
         # the rows the search leaves), so typing a search does not move them.
         scope = formats if self.format == "all" else [self.format]
         listed = projects if self.project == "all" else [self.project]
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
-        self.table.sync(views, self.app.now(), resort=not self.app.unread, follow=follow)
+        self._sync_table(query, follow)
+        shown = len(model.shown)
         bar = self.query_one(FilterBar)
         bar.show(
             self.app,
             query,
-            shown=len(views),
+            shown=shown,
             several_formats=len(formats) > 1,
             several_projects=len(projects) > 1,
         )
         # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
-        summed = self.app.sessions.values() if self.format in ("all", "ocr") else []
-        self.query_one(SummaryBar).show(summed)
-        in_view = {(v.project, v.framework) for v in views}  # (with several projects: whose)
-        shown = [h for h in self.app.headers if (h.project, h.framework) in in_view]
-        self.query_one(HeadersBar).show(shown)
+        summed = self.format in ("all", "ocr")
+        ocr = model.ocr if summed else NO_SUMMARY
+        self.query_one(SummaryBar).show_summary(ocr, ocr.sessions < len(model.views))
+        in_view = model.pairs()  # (with several projects: whose)
+        heads = [h for h in self.app.headers if (h.project, h.framework) in in_view]
+        self.query_one(HeadersBar).show(heads)
         self.set_class(self.app.project is None, "-no-project")
-        empty = not views
+        empty = not shown
         self.set_class(empty, "-empty")
         self.table.display = self.query_one(DetailPane).display = not empty
         state = self.query_one(EmptyState)
@@ -226,6 +272,26 @@ class MainScreen(ListKeys):
         elif self.focused is None:
             self.set_focus(self.table)
         self._show_detail()
+
+    def _sync_table(self, query: ListQuery, follow: bool) -> None:
+        """The table shows the model's sessions: what changed alone when it can, else all
+        of them, sorted."""
+        model, now, resort = self._model, self.app.now(), not self.app.unread
+        changes = len(self._shown) + len(self._hidden)
+        few = changes <= max(self.FULL_SYNC_CHANGES, len(model.shown) // 8)
+        shown, hidden = list(self._shown.values()), list(self._hidden)
+        self._shown, self._hidden = {}, set()
+        if not (self._full or follow) and resort and few:
+            if self.table.sync_changes(shown, hidden, now):
+                return
+        self._full = False
+        key = sort_key(query.sort)
+        rows = self._rows
+        if rows is None or rows.key is not key:
+            rows = RowOrder(key, query.reverse)
+        rows = self._rows = rows.resorted(model.shown.values(), query.reverse)
+        views = [model.shown[sid] for sid in rows]
+        self.table.sync(views, now, resort=resort, follow=follow, rows=rows)
 
     @property
     def viewed_session_id(self) -> str | None:

@@ -192,7 +192,12 @@ class LineTable(ScrollView, can_focus=True):
 
     def get_row_index(self, row_key: str) -> int:
         """The row's place (KeyError when it is not a row)."""
-        return self._row_index[row_key]
+        if (index := self.index_of(row_key)) is None:
+            raise KeyError(row_key)
+        return index
+
+    def index_of(self, row_key: str) -> int | None:
+        return self._row_index.get(row_key)  # (None: not a row)
 
     def render_row_cell(self, row_key: str, column_key: str) -> RenderableType:
         """What row `row_key` shows in column `column_key` (drawn one line high)."""
@@ -210,14 +215,26 @@ class LineTable(ScrollView, can_focus=True):
         rows added above are shown); scrolled, the first row in view that did not move stays
         on its line (rows added or removed above it shift the scroll, not the screen). The
         cursor is not followed here: a new order is not a user's move (`keep_cursor_on`)."""
-        top = int(self.scroll_y)
-        anchor = self._anchor(row_keys, moved) if top else None
+        page = self.page_keys()
         self.row_keys = list(row_keys)
         self._row_index = {key: i for i, key in enumerate(self.row_keys)}
+        self.rows_placed(page, moved)
+
+    def page_keys(self) -> list[str]:
+        """The rows in view when scrolled (at the top: none), which `rows_placed` holds."""
+        top = int(self.scroll_y)
+        return self.row_keys[top : top + max(1, self._page())] if top else []
+
+    def rows_placed(self, page: Sequence[str], moved: Collection[str] = ()) -> None:
+        """`row_keys` changed from an order with `page` in view (`page_keys`): the first of
+        those still listed and not `moved` keeps its line (`rows_changed`)."""
+        top = int(self.scroll_y)
         self._update_virtual_size()
-        if anchor is not None:
-            key, line = anchor
-            top = self._row_index[key] - line
+        moved = set(moved)
+        for line, key in enumerate(page):
+            if key not in moved and (index := self.index_of(key)) is not None:
+                top = index - line
+                break
         top = max(0, min(top, self.max_scroll_y))
         if top != int(self.scroll_y):
             self.scroll_to(y=top, animate=False, force=True)
@@ -225,20 +242,10 @@ class LineTable(ScrollView, can_focus=True):
             self.keep_cursor_on(max(0, self.row_count - 1))
         self.refresh()  # the drawn rows are kept: they are found by key
 
-    def _anchor(self, row_keys: Sequence[str], moved: Collection[str]) -> tuple[str, int] | None:
-        """The first row in view that stays (listed still, its data unchanged), and its line."""
-        top = int(self.scroll_y)
-        staying = set(row_keys).difference(moved)
-        for line, key in enumerate(self.row_keys[top : top + max(1, self._page())]):
-            if key in staying:
-                return key, line
-        return None
-
     def refresh_row_key(self, row_key: str) -> None:
         """Row `row_key`'s data changed: draw it (alone) again."""
         self._painter.forget(row_key)
-        index = self._row_index.get(row_key)
-        if index is not None:
+        if (index := self.index_of(row_key)) is not None:
             self.refresh_row(index)
 
     def set_columns(self, columns: Sequence[LineColumn]) -> None:
@@ -395,7 +402,7 @@ class LineTable(ScrollView, can_focus=True):
         rows say their key, which stays right however the rows move (`RowPainter.draw`)."""
         if meta.get("row") == HEADER:
             return HEADER
-        return self._row_index.get(meta.get("key"))  # type: ignore[arg-type]
+        return self.index_of(key) if isinstance(key := meta.get("key"), str) else None
 
     def _on_leave(self, _event: events.Leave) -> None:
         self._set_hover_cursor(False)

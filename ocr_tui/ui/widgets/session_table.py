@@ -1,9 +1,10 @@
 """The session list: a line table keyed by session id, updated in place.
 
-It keeps each session's cells as data (`list_cells.Cell`) and its rows as an order of ids;
-a row becomes rich `Text` only when it is drawn (`LineTable`: the rows on screen). Rows are
-diffed by key, a row whose cells changed is drawn again alone, and the cursor stays on the
-same session when rows are re-ordered, so nothing jumps while the data moves underneath it.
+It keeps each session's cells as data (`list_cells.Cell`) and its rows as an order of ids
+(`SessionRows`); a row becomes rich `Text` only when it is drawn (`LineTable`: the rows on
+screen). Rows are diffed by key, a row whose cells changed is drawn again alone, and the
+cursor stays on the same session when rows are re-ordered, so nothing jumps while the data
+moves underneath it.
 
 Its columns are `PlannedTable`'s (which are shown, how wide). Cells are styled in the
 foreground only: the row (cursor, stripes) owns the background.
@@ -11,32 +12,17 @@ foreground only: the row (cursor, stripes) owns the background.
 
 from __future__ import annotations
 
-import time
-from datetime import datetime
-
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
-from ocr_tui.core import columns
-from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt
-from ocr_tui.ui.list_cells import (
-    BAR_PARTS,
-    Cell,
-    IdFit,
-    IdText,
-    PhaseText,
-    VerdictText,
-    clock_cells,
-    phase_label_width,
-    row_cells,
-    text_width,
-)
-from ocr_tui.ui.widgets.planned_table import PlannedTable
+from ocr_tui.ui.list_cells import BAR_PARTS, Cell, IdText, PhaseText, VerdictText
+from ocr_tui.ui.widgets.session_rows import SessionRows
 
 
-class SessionTable(PlannedTable, inherit_bindings=True):
+class SessionTable(SessionRows, inherit_bindings=True):
+    """The session list (see the module's docstring): `SessionRows`' rows, drawn."""
+
     COMPONENT_CLASSES = {
         "session-table--input",
         "session-table--alert",
@@ -61,18 +47,8 @@ class SessionTable(PlannedTable, inherit_bindings=True):
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, zebra_stripes=True)
-        self._views: dict[str, SessionView] = {}
-        self._order: list[str] = []
-        self._now: datetime | None = None  # of the last sync
+        super().__init__(id=id)
         self._styles: dict[str, Style] = {}
-        self._wanted: list[SessionView] = []  # what the last sync was asked to show
-        self._backlog_due = False
-        self._last_full_tick: datetime | None = None
-        self._ticking: set[str] = set()  # rows whose clock cells can change within a minute
-        self._resort = True
-        self._follow = False  # a sync the user asked for is under way (`sync`'s `follow`)
-        self._ids = IdFit()  # shared by the id cells: every row shortened alike
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._restyle)
@@ -81,178 +57,6 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         if action == "select_cursor" and not self.row_count:
             return False  # no "Open" in the footer when there is nothing to open
         return True
-
-    # -- reading ------------------------------------------------------------------------
-
-    @property
-    def highlighted_id(self) -> str | None:
-        if not self.row_count:
-            return None
-        return self.row_keys[min(self.cursor_row, self.row_count - 1)]
-
-    @property
-    def session_ids(self) -> list[str]:
-        """Row keys in display order (rows still waiting to be added are not included)."""
-        return list(self._order)
-
-    # -- writing ------------------------------------------------------------------------
-
-    # Rows added or re-done per call: for about this long (a row's cells are built and their
-    # widths counted, ~75 µs; nothing is drawn but the rows on screen); the rest follow on
-    # the next frames, so keys are answered in between.
-    SLICE_S = 0.02
-
-    def sync(
-        self, views: list[SessionView], now: datetime, *, resort: bool = True, follow: bool = False
-    ) -> None:
-        """Show exactly `views`, in this order. Unchanged sessions are not touched. Many new
-        rows (a start-up with 10,000 sessions) are added a slice at a time, top first, so
-        the first screenful shows at once and keys are answered in between.
-
-        The cursor stays on its session. The view holds still as the data moves (at the top,
-        the newest rows show; scrolled, the rows in view stay: `rows_changed`) unless
-        `follow`: the user asked for another list (filter, sort, search), which scrolls to
-        the cursor's session."""
-        self._now = now
-        self._wanted = views
-        self._follow = follow or self._follow
-        keep = self.highlighted_id
-        if keep is not None and self._views[keep].source == "loading":
-            keep = None  # start-up: a stand-in row is not a choice; stay at the same place
-        if resort and not self._resort and self.cursor_row == 0:
-            keep = None  # start-up over: the first sort keeps an untouched cursor at the top
-        self._resort = resort
-        had_rows = bool(self.row_count)
-        wanted = {v.id: v for v in views}
-        removed = [s for s in self._views if s not in wanted]
-        for sid in removed:
-            del self._views[sid], self._cells[sid]
-            self._ticking.discard(sid)
-            self._painter.forget(sid)
-        # (a row that goes takes no room back: the columns hold still until a resize)
-        wider = False
-        deadline = time.perf_counter() + self.SLICE_S
-        backlog = False
-        added: list[str] = []
-        moved: list[str] = []  # rows whose data changed: they may move in the order
-        for view in views:
-            if view.id in self._views and self._views[view.id] is view:
-                continue
-            if time.perf_counter() > deadline:
-                backlog = True
-                break
-            if view.id not in self._views:
-                added.append(view.id)
-                cells = row_cells(view, now)
-                self._views[view.id] = view
-                self._tick_with(view, now)
-                self._cells[view.id] = cells
-                wider = self._measure(cells) or wider
-            elif self._views[view.id] is not view:
-                moved.append(view.id)
-                self._views[view.id] = view
-                self._tick_with(view, now)
-                cells = row_cells(view, now)
-                wider = self._measure(cells) or wider
-                self._put(view.id, cells)
-        if removed or added:
-            wider = self._fit_ids() or wider
-        if wider:
-            self._relayout()
-        if not resort:  # start-up: rows keep their places
-            order = [sid for sid in self._order if sid in self._views] + added
-        else:
-            order = [v.id for v in views if v.id in self._views]
-        if order != self._order:
-            self._order = order
-            self.rows_changed(order, moved=[*added, *moved])
-        if keep is not None and keep in wanted:
-            self.select(keep, scroll=self._follow)
-        if not backlog:
-            self._follow = False
-        if had_rows != bool(self.row_count):
-            self.refresh_bindings()
-        if backlog and not self._backlog_due:
-            self._backlog_due = True
-            self.set_timer(0.01, self._add_backlog)
-
-    def _fit_ids(self) -> bool:
-        """The rows changed: the ids' widths and those that keep their prefix (whether that
-        changed: the columns are planned again, the id cells drawn again)."""
-        ids = [cells["id"][0][0] for cells in self._cells.values()]
-        groups = [cells["project"][0][0] for cells in self._cells.values()]
-        if not self._ids.update(ids, groups):
-            return False
-        self.clear_drawn()
-        if self._ids.core <= self._natural.get("id_core", 0):
-            return False  # the ids are drawn anew; their column keeps its room
-        self._natural["id_core"] = self._ids.core
-        return True
-
-    def _remeasure(self) -> bool:
-        changed = super()._remeasure()
-        self._natural["id_core"] = self._ids.core
-        return changed
-
-    def cell_room(self, key: str, cell: Cell) -> int:
-        """A phase cell wants its label's room: its bar is planned apart (`columns.plan`); a
-        known verdict its short form's (`REQUEST CHANGES` reads `CHANGES` in a column planned
-        short: its full form is planned, never grown for)."""
-        if key == "phase":
-            return phase_label_width(cell)
-        if key == "verdict":
-            return text_width(columns.short_verdict(cell[0][0]))
-        return super().cell_room(key, cell)
-
-    def _add_backlog(self) -> None:
-        self._backlog_due = False
-        if self._now is not None:
-            self.sync(self._wanted, self._now, resort=self._resort)
-
-    def tick(self, now: datetime) -> None:
-        """Time passed: refresh the elapsed and last-activity cells (only those that changed).
-        Every second for running sessions and those active in the last hour (their texts can
-        change by the minute); the others once a minute (theirs change by the hour)."""
-        full = self._last_full_tick is None or (now - self._last_full_tick).total_seconds() >= 60
-        if full:
-            self._last_full_tick = now
-            self._ticking = {sid for sid, view in self._views.items() if _ticks(view, now)}
-        for sid in list(self._views) if full else list(self._ticking):
-            view = self._views.get(sid)
-            if view is not None:
-                self._put(sid, clock_cells(view, now))
-
-    def _tick_with(self, view: SessionView, now: datetime) -> None:
-        """Keep `_ticking` (the rows `tick` updates every second) up to date."""
-        if _ticks(view, now):
-            self._ticking.add(view.id)
-        else:
-            self._ticking.discard(view.id)
-
-    def select(self, session_id: str, *, scroll: bool = True) -> bool:
-        """Move the cursor to a session's row (scrolling no more than needed to show it; with
-        `scroll=False`, not at all: the row moved with the data, `keep_cursor_on`)."""
-        index = self._row_index.get(session_id)
-        if index is None:
-            return False
-        if index != self.cursor_row:
-            if scroll:
-                self.move_cursor(row=index)
-            else:
-                self.keep_cursor_on(index)
-        return True
-
-    def _put(self, sid: str, cells: dict[str, Cell]) -> None:
-        old = self._cells[sid]
-        changed = {key: cell for key, cell in cells.items() if old.get(key) != cell}
-        if changed:
-            self.update_row_cells(sid, changed)
-
-    def update_row_cells(self, sid: str, cells: dict[str, Cell]) -> None:
-        """Some cells of a row anew: only that row is drawn again (widths are planned,
-        never measured)."""
-        self._cells[sid].update(cells)
-        self.refresh_row_key(sid)
 
     def _restyle(self, _theme: object = None) -> None:
         """The theme changed: styles are baked into cells, so re-render them."""
@@ -296,12 +100,3 @@ class SessionTable(PlannedTable, inherit_bindings=True):
         elif isinstance(text, PhaseText):
             text.bar, text.bars = sum(len(part) for part, _ in cell[:BAR_PARTS]), self._bars
         return text
-
-
-def _ticks(view: SessionView, now: datetime) -> bool:
-    """Whether a row's clock cells can change within the minute: running, or active in
-    the last hour."""
-    if view.elapsed.running:
-        return True
-    at = fmt.ts(view.last_activity)
-    return at is not None and (now - at).total_seconds() < 3600

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from textual.content import Content
 from textual.widgets import Static
 
-from ocr_tui.core.reviews import summary
+from ocr_tui.core.reviews import Summary, summary
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.static_update import update_static
 
@@ -28,11 +28,16 @@ def summary_content(views: Iterable[SessionView], width: int | None = None) -> C
     cells (None: any), parts given up whole (GIVE_WAY) rather than cut."""
     views = list(views)
     ocr = [v for v in views if v.framework == "ocr"]
-    if not ocr:
+    return summary_line(summary(ocr), len(ocr) < len(views), width)
+
+
+def summary_line(s: Summary, others: bool, width: int | None = None) -> Content | None:
+    """The line for OCR's sessions summed in `s` (`others`: other formats' beside them), or
+    None when there is none (`summary_content`)."""
+    if not s.sessions:
         return None
-    s = summary(ocr)
     parts = s.parts()  # sessions, active, reviews with a verdict, blockers
-    lead = "OCR · " if len(ocr) < len(views) else ""
+    lead = "OCR · " if others else ""
     kept = list(range(len(parts)))
     for drop in GIVE_WAY:
         if width is None or len(lead) + len(" · ".join(parts[i] for i in kept)) <= width:
@@ -61,7 +66,7 @@ class SummaryBar(Static):
     """
 
     _shown: Content | None = None
-    _views: list[SessionView] | None = None
+    _summed: tuple[Summary, bool] | None = None
     _spans: tuple = ()  # Content's == compares the text alone: the styles count too
 
     def on_mount(self) -> None:
@@ -69,9 +74,15 @@ class SummaryBar(Static):
             self.display = False
 
     def show(self, views: Iterable[SessionView]) -> None:
-        self._views = list(views)
+        views = list(views)
+        ocr = [v for v in views if v.framework == "ocr"]
+        self.show_summary(summary(ocr), len(ocr) < len(views))
+
+    def show_summary(self, s: Summary, others: bool) -> None:
+        """OCR's sessions summed in `s`; `others`: the list shows other formats' too."""
+        self._summed = (s, others)
         width = self.size.width - 2 if self.size.width > 2 else None  # its padding
-        content = summary_content(self._views, width)
+        content = summary_line(s, others, width)
         self.display = content is not None
         if content is None:
             return
@@ -81,8 +92,8 @@ class SummaryBar(Static):
             update_static(self, content)
 
     def on_resize(self) -> None:
-        if self._views is not None:
-            self.show(self._views)
+        if self._summed is not None:
+            self.show_summary(*self._summed)
 
     @property
     def plain(self) -> str:
