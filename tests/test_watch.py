@@ -61,7 +61,10 @@ class Collector:
             self.events.append(ev)
             self._new.set()
 
-    async def wait_for(self, pred, timeout: float = TIMEOUT):
+    async def wait_for(self, pred, timeout: float = TIMEOUT, *, what: str):
+        """The first event for which `pred` holds; `what` says, in words, what is awaited (a
+        timeout says so, with the last events seen)."""
+
         async def inner():
             seen = 0
             while True:
@@ -75,7 +78,20 @@ class Collector:
                     raise AssertionError(f"the watch ended: {self.events}")
                 await self._new.wait()
 
-        return await asyncio.wait_for(inner(), timeout)
+        try:
+            return await asyncio.wait_for(inner(), timeout)
+        except TimeoutError:
+            raise AssertionError(watch_failure(what, timeout, self.events)) from None
+
+
+def watch_failure(what: str, timeout: float, events: list, last: int = 5) -> str:
+    """A timed-out wait on watch events: what it waited for and the last events seen."""
+    shown = [repr(ev) for ev in events[-last:]]
+    lines = [f"    {line[:200] + '…' if len(line) > 200 else line}" for line in shown]
+    return (
+        f"timed out after {timeout}s waiting for {what}; {len(events)} events seen, the last:\n"
+        + ("\n".join(lines) or "    (none)")
+    )
 
 
 def changed_phase(sid: str, phase: str):

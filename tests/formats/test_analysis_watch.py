@@ -14,6 +14,7 @@ from ocr_tui.core.project import Project
 from ocr_tui.core.watch import Changed, Scanned, watch_project
 from ocr_tui.formats.analysis.source import AnalysisSource
 from tests.formats.test_analysis import example
+from tests.test_watch import watch_failure
 
 TIMEOUT = 10.0
 
@@ -45,7 +46,10 @@ def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
                 events.append(ev)
                 new.set()
 
-        async def wait_for(pred):
+        async def wait_for(pred, *, what: str):
+            """The first event for which `pred` holds; `what` says, in words, what is awaited
+            (a timeout says so, with the last events seen)."""
+
             async def inner():
                 seen = 0
                 while True:
@@ -56,7 +60,10 @@ def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
                     new.clear()
                     await new.wait()
 
-            return await asyncio.wait_for(inner(), TIMEOUT)
+            try:
+                return await asyncio.wait_for(inner(), TIMEOUT)
+            except TimeoutError:
+                raise AssertionError(watch_failure(what, TIMEOUT, events)) from None
 
         def changed(vid, test):
             return lambda ev: (

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import html
 import re
-import time
 
 import pytest
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import find_project
+from tests.ui.builders import wait_until
 
 from . import cases_db  # noqa: F401 - registers the ocr.db cases
 from .cases import CASES, SECRET, make_project
@@ -20,14 +20,6 @@ SIZE = (120, 36)
 # The big ones cost seconds to draw and add nothing here that the smaller ones do not test.
 MAX_DOCS = 1  # documents opened per hostile session (each costs a screen)
 SKIP = {"reviewers_10000": "10,000 rows: tests/robustness/test_hostile covers the outputs"}
-
-
-async def wait_until(pilot, predicate, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
-        await pilot.pause(0.05)
 
 
 def screen_checked(app, where: str) -> str:

@@ -19,8 +19,10 @@ from ocr_tui.ui.screens.session import SessionScreen
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 try:
+    from .builders import wait_until
     from .drilldown_tree import NOW, SID, DrillApp, build_tree, freeze_mtimes, write
 except ImportError:  # tests/ui collected as a plain directory
+    from builders import wait_until
     from drilldown_tree import NOW, SID, DrillApp, build_tree, freeze_mtimes, write
 
 SIZE = (120, 36)
@@ -29,12 +31,9 @@ R1_PRINCIPAL = "rounds/round-1/reviews/principal-1.md"
 R2_PRINCIPAL = "rounds/round-2/reviews/principal-1.md"
 
 
-async def wait_for(pilot, condition, timeout: float = 5.0, what: str = "condition") -> None:
-    for _ in range(int(timeout / 0.05)):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition(), f"timed out waiting for {what}"
+async def wait_for(pilot, condition, timeout: float = 5.0, *, what: str) -> None:
+    """`builders.wait_until` with this file's shorter timeout."""
+    await wait_until(pilot, condition, timeout, what=what)
 
 
 def crumbs(app) -> str:
