@@ -19,7 +19,6 @@ from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
 from ocr_tui.ui.widgets.detail_pane import DetailPane, Laid
-
 from tests.ui.builders import wait_failure
 
 from . import surfaces as S
