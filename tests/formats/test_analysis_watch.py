@@ -72,21 +72,31 @@ def test_watch_project_and_temp_sessions(tmp_path, tmp_path_factory, poll):
 
         task = asyncio.create_task(run())
         try:
-            ev = await wait_for(lambda ev: isinstance(ev, Scanned))
+            ev = await wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
             assert [v.id for v in ev.sessions] == [live]
             # The live session advances.
             put(f, example(session_id=live, current_phase=2))
-            await wait_for(changed(live, lambda v: v.phase_number == 3))
+            await wait_for(
+                changed(live, lambda v: v.phase_number == 3),
+                what="the live session to reach phase 3",
+            )
             # A fallback session appears in the temp dir: found by poll, then watched.
             d = tmp_dir / "scientific-analysis-architect-session-20260204-143022-7"
             put(d / "session-state.json", example(current_phase=1, **mine))
-            await wait_for(changed(temp, lambda v: v.phase_number == 2 and "tmp" in v.badges))
+            await wait_for(
+                changed(temp, lambda v: v.phase_number == 2 and "tmp" in v.badges),
+                what="the temp-dir session to show phase 2, marked tmp",
+            )
             put(d / "session-state.json", example(current_phase=5, **mine))
-            await wait_for(changed(temp, lambda v: v.phase_number == 6))
+            await wait_for(
+                changed(temp, lambda v: v.phase_number == 6),
+                what="the temp-dir session to reach phase 6",
+            )
             # The skill's cleanup renames it: the same session (same id), now archived.
             os.rename(d, d.with_name(d.name + ".archive"))
             ev = await wait_for(
-                changed(temp, lambda v: v.status == "closed" and "archived" in v.badges)
+                changed(temp, lambda v: v.status == "closed" and "archived" in v.badges),
+                what="the renamed session to show closed and archived",
             )
             assert temp not in ev.removed
         finally:

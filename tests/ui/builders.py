@@ -229,11 +229,21 @@ def screen_text(app, rows: int = 40) -> str:
 async def loaded(pilot: Pilot) -> None:
     """Wait until the first scan is applied and the table shows it."""
     app = pilot.app
-    await wait_until(pilot, lambda: app.status != "loading")
-    await wait_until(pilot, lambda: app.main_screen.query("#sessions"))  # (composed)
-    await wait_until(pilot, lambda: app.main_screen.table.row_count == len(app.sessions))
+    await wait_until(pilot, lambda: app.status != "loading", what="the first scan to be applied")
+    await wait_until(
+        pilot, lambda: app.main_screen.query("#sessions"), what="the sessions list to be composed"
+    )  # (composed)
+    await wait_until(
+        pilot,
+        lambda: app.main_screen.table.row_count == len(app.sessions),
+        what="the list to show a row per session",
+    )
     # start-up shows stand-in rows first: wait until every session is read
-    await wait_until(pilot, lambda: all(v.source != "loading" for v in app.sessions.values()))
+    await wait_until(
+        pilot,
+        lambda: all(v.source != "loading" for v in app.sessions.values()),
+        what="every session read (no stand-in rows)",
+    )
     await pilot.pause()
 
 
