@@ -147,17 +147,19 @@ async def test_a_format_directory_appearing_later_is_watched(tmp_path, backend):
     c = Collector(engine_for(tmp_path), backend=backend)
     task = asyncio.create_task(c.run())
     try:
-        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         write_json(tmp_path / ".toy" / "a.json", {"phase": "build"})
         await c.wait_for(
-            lambda ev: isinstance(ev, Changed) and any(v.id == "a" for v in ev.sessions)
+            lambda ev: isinstance(ev, Changed) and any(v.id == "a" for v in ev.sessions),
+            what="the toy session a to be listed",
         )
         write_json(tmp_path / ".toy" / "a.json", {"phase": "ship"})
         await c.wait_for(
             lambda ev: (
                 isinstance(ev, Changed)
                 and any(v.id == "a" and v.phase == "ship" for v in ev.sessions)
-            )
+            ),
+            what="the toy session a to show the ship phase",
         )
     finally:
         c.stop.set()
@@ -170,11 +172,20 @@ async def test_sessions_dir_recreated_empty_is_reported(tmp_path):
     c = Collector(Engine(Project(tmp_path), sources=[OcrSource(tmp_path)]))
     task = asyncio.create_task(c.run())
     try:
-        await c.wait_for(lambda ev: isinstance(ev, Scanned) and ev.sessions_dir)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Scanned) and ev.sessions_dir,
+            what="the first scan, with a sessions directory",
+        )
         sessions.rmdir()
-        await c.wait_for(lambda ev: isinstance(ev, Changed) and not ev.sessions_dir)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and not ev.sessions_dir,
+            what="the report that the sessions directory is gone",
+        )
         sessions.mkdir()
-        await c.wait_for(lambda ev: isinstance(ev, Changed) and ev.sessions_dir)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and ev.sessions_dir,
+            what="the report that the sessions directory is back",
+        )
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)

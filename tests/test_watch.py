@@ -61,7 +61,10 @@ class Collector:
             self.events.append(ev)
             self._new.set()
 
-    async def wait_for(self, pred, timeout: float = TIMEOUT):
+    async def wait_for(self, pred, timeout: float = TIMEOUT, *, what: str):
+        """The first event for which `pred` holds; `what` says, in words, what is awaited (a
+        timeout says so, with the last events seen)."""
+
         async def inner():
             seen = 0
             while True:
@@ -75,7 +78,20 @@ class Collector:
                     raise AssertionError(f"the watch ended: {self.events}")
                 await self._new.wait()
 
-        return await asyncio.wait_for(inner(), timeout)
+        try:
+            return await asyncio.wait_for(inner(), timeout)
+        except TimeoutError:
+            raise AssertionError(watch_failure(what, timeout, self.events)) from None
+
+
+def watch_failure(what: str, timeout: float, events: list, last: int = 5) -> str:
+    """A timed-out wait on watch events: what it waited for and the last events seen."""
+    shown = [repr(ev) for ev in events[-last:]]
+    lines = [f"    {line[:200] + '…' if len(line) > 200 else line}" for line in shown]
+    return (
+        f"timed out after {timeout}s waiting for {what}; {len(events)} events seen, the last:\n"
+        + ("\n".join(lines) or "    (none)")
+    )
 
 
 def changed_phase(sid: str, phase: str):
@@ -105,12 +121,14 @@ async def test_live_changes(project: Project, poll: bool, backend: str):
     c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         assert [v.id for v in first.sessions] == [sid]
         assert first.sessions_dir
 
         write_json(sdir / "state.json", {"current_phase": "reviews", "status": "active"})
-        await c.wait_for(changed_phase(sid, "reviews"))
+        await c.wait_for(
+            changed_phase(sid, "reviews"), what="the session to show the reviews phase"
+        )
 
         review = sdir / "rounds" / "round-1" / "reviews" / "principal-1.md"
         review.parent.mkdir(parents=True)
@@ -119,17 +137,22 @@ async def test_live_changes(project: Project, poll: bool, backend: str):
             lambda ev: (
                 isinstance(ev, Changed)
                 and any(v.id == sid and v.rounds and v.rounds[0].reviewers for v in ev.sessions)
-            )
+            ),
+            what="the session's first round to list a reviewer",
         )
 
         (project.sessions_dir / "2026-11-23-other").mkdir()
         await c.wait_for(
             lambda ev: (
                 isinstance(ev, Changed) and any(v.id == "2026-11-23-other" for v in ev.sessions)
-            )
+            ),
+            what="the new session 2026-11-23-other to be listed",
         )
         shutil.rmtree(project.sessions_dir / "2026-11-23-other")
-        await c.wait_for(lambda ev: isinstance(ev, Changed) and "2026-11-23-other" in ev.removed)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and "2026-11-23-other" in ev.removed,
+            what="2026-11-23-other to be gone",
+        )
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)
@@ -142,14 +165,22 @@ async def test_sessions_dir_deleted_and_recreated(project: Project, poll: bool, 
     c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
-        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         shutil.rmtree(project.sessions_dir)
-        gone = await c.wait_for(lambda ev: isinstance(ev, Changed) and sid in ev.removed)
+        gone = await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and sid in ev.removed,
+            what="the session to be gone with its directory",
+        )
         assert not c.engine.views
-        await c.wait_for(lambda ev: isinstance(ev, Changed) and not ev.sessions_dir)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and not ev.sessions_dir,
+            what="the report that the sessions directory is gone",
+        )
         del gone
         write_json(project.sessions_dir / sid / "state.json", {"current_phase": "analysis"})
-        await c.wait_for(changed_phase(sid, "analysis"))
+        await c.wait_for(
+            changed_phase(sid, "analysis"), what="the recreated session to show the analysis phase"
+        )
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)
@@ -160,12 +191,15 @@ async def test_whole_ocr_dir_deleted_then_back(project: Project, poll: bool, bac
     c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
-        await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         shutil.rmtree(project.ocr_dir)
-        await c.wait_for(lambda ev: isinstance(ev, ProjectMissing))
+        await c.wait_for(
+            lambda ev: isinstance(ev, ProjectMissing), what="the report that the project is gone"
+        )
         write_json(project.sessions_dir / "s1" / "state.json", {"current_phase": "reviews"})
         await c.wait_for(
-            lambda ev: isinstance(ev, Changed) and any(v.id == "s1" for v in ev.sessions)
+            lambda ev: isinstance(ev, Changed) and any(v.id == "s1" for v in ev.sessions),
+            what="the session s1 to be listed in the recreated project",
         )
     finally:
         c.stop.set()
@@ -200,11 +234,14 @@ async def test_ocr_db_replaced(project: Project, poll: bool, backend: str):
     c = Collector(Engine(project), poll=poll, backend=backend)
     task = asyncio.create_task(c.run())
     try:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         assert first.sessions[0].source == "ocr.db"
         assert first.sessions[0].phase == "context"
         _write_db(project.db_path, "discourse")
-        await c.wait_for(changed_phase("s1", "discourse"))
+        await c.wait_for(
+            changed_phase("s1", "discourse"),
+            what="the session s1 to show the discourse phase from the new ocr.db",
+        )
         assert not list(project.data_dir.glob("*-journal"))
         assert not list(project.data_dir.glob("*-wal"))
     finally:
@@ -225,7 +262,9 @@ async def test_progressive_start_lists_stand_ins_then_reads_newest_first(
     c = Collector(engine, poll=poll, backend=backend, progressive=True)
     task = asyncio.create_task(c.run())
     try:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(
+            lambda ev: isinstance(ev, Scanned), what="the first scan (stand-in rows)"
+        )
         assert sorted(v.id for v in first.sessions) == sids
         assert all(v.source == "loading" for v in first.sessions)
         # a session created and one changed while the list loads are both seen
@@ -233,8 +272,14 @@ async def test_progressive_start_lists_stand_ins_then_reads_newest_first(
             project.sessions_dir / "2026-12-01-new" / "state.json", {"current_phase": "reviews"}
         )
         write_json(project.sessions_dir / sids[0] / "state.json", {"current_phase": "reviews"})
-        await c.wait_for(lambda ev: not engine.pending and "2026-12-01-new" in engine.views)
-        await c.wait_for(lambda ev: engine.views[sids[0]].phase == "reviews")
+        await c.wait_for(
+            lambda ev: not engine.pending and "2026-12-01-new" in engine.views,
+            what="every session read, the newest listed",
+        )
+        await c.wait_for(
+            lambda ev: engine.views[sids[0]].phase == "reviews",
+            what="the newest session to show the reviews phase",
+        )
         assert all(v.source != "loading" for v in engine.views.values())
         order = [v.id for ev in c.events if isinstance(ev, Changed) for v in ev.sessions]
         assert order.index(sids[-1]) < order.index(sids[1])  # the newest directory first
@@ -291,14 +336,18 @@ async def test_a_busy_project_does_not_starve_the_ticks(tmp_path: Path, monkeypa
 
     writer = asyncio.create_task(write_forever())
     try:
-        await c.wait_for(lambda ev: isinstance(ev, Scanned))
-        await c.wait_for(changed_phase("busy/2026-11-22-main", "reviews"))
+        await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
+        await c.wait_for(
+            changed_phase("busy/2026-11-22-main", "reviews"),
+            what="the busy project's session to show the reviews phase",
+        )
         write_json(tmp_path / "new" / ".ocr" / "sessions" / "2026-11-23-x" / "state.json",
                    {"current_phase": "context", "status": "active"})  # fmt: skip
         await c.wait_for(
             lambda ev: (
                 isinstance(ev, Changed) and any(v.id == "new/2026-11-23-x" for v in ev.sessions)
-            )
+            ),
+            what="the new project's session to be listed",
         )
     finally:
         stop_writing.set()

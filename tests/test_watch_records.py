@@ -60,7 +60,7 @@ async def test_records_show_live(tmp_path: Path, poll: bool):
     c = Collector(Engine(project), poll=poll)
     task = asyncio.create_task(c.run())
     try:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         (view,) = first.sessions
         assert [a.command for a in view.agents] == ["review"]
         assert view.rounds[0].triage is None and view.map_runs[0].sections[0].reviewed == 0
@@ -71,21 +71,32 @@ async def test_records_show_live(tmp_path: Path, poll: bool):
             f"created_at) VALUES ('{SID}', 'round_completed', 1, '{{\"verdict\": \"APPROVE\"}}', "
             "'2026-11-22 01:30:00');",
         )
-        await c.wait_for(changed(lambda v: v.events[-1].meta == {"verdict": "APPROVE"}))
+        await c.wait_for(
+            changed(lambda v: v.events[-1].meta == {"verdict": "APPROVE"}),
+            what="the session's last event to carry the APPROVE verdict",
+        )
 
         replace_db(
             project.db_path, "INSERT INTO user_round_progress VALUES (1, 1, 'in_progress', NULL);"
         )
-        await c.wait_for(changed(lambda v: v.rounds[0].triage == "in_progress"))
+        await c.wait_for(
+            changed(lambda v: v.rounds[0].triage == "in_progress"),
+            what="the first round's triage to show in progress",
+        )
 
         replace_db(project.db_path, "INSERT INTO user_file_progress VALUES (1, 1, 1, NULL);")
-        await c.wait_for(changed(lambda v: v.map_runs[0].sections[0].reviewed == 1))
+        await c.wait_for(
+            changed(lambda v: v.map_runs[0].sections[0].reviewed == 1),
+            what="the map run's first section to count one file reviewed",
+        )
 
         replace_db(
             project.db_path,
             "UPDATE command_executions SET finished_at = '2026-11-22 01:40:00', exit_code = 0;",
         )
-        await c.wait_for(changed(lambda v: v.agents == []))
+        await c.wait_for(
+            changed(lambda v: v.agents == []), what="the session to list no running agent"
+        )
     finally:
         c.stop.set()
         await asyncio.wait_for(task, TIMEOUT)

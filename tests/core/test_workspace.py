@@ -338,11 +338,13 @@ async def test_live_a_project_created_under_the_scan_dir_is_watched(tmp_path, qu
     top = tmp_path / "top"
     make_project(top / "api")
     async with Collector(ws_of(scan=top)) as c:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         assert [v.id for v in first.sessions] == [f"api/{SID}"]
 
         web = make_project(top / "web", phase="context")
-        ev = await c.wait_for(with_session(f"web/{SID}"))
+        ev = await c.wait_for(
+            with_session(f"web/{SID}"), what="the new project web's session to be listed"
+        )
         assert isinstance(ev, Changed)
         assert next(v for v in ev.sessions if v.id == f"web/{SID}").project == "web"
 
@@ -352,11 +354,15 @@ async def test_live_a_project_created_under_the_scan_dir_is_watched(tmp_path, qu
             lambda ev: (
                 isinstance(ev, Changed)
                 and any(v.id == f"web/{SID}" and v.phase == "discourse" for v in ev.sessions)
-            )
+            ),
+            what="web's session to show the discourse phase",
         )
 
         shutil.rmtree(top / "web")
-        await c.wait_for(lambda ev: isinstance(ev, Changed) and f"web/{SID}" in ev.removed)
+        await c.wait_for(
+            lambda ev: isinstance(ev, Changed) and f"web/{SID}" in ev.removed,
+            what="web's session to be gone",
+        )
         assert set(c.engine.views) == {f"api/{SID}"}
 
 
@@ -364,9 +370,14 @@ async def test_live_an_empty_scan_dir_waits_then_shows_the_first_project(tmp_pat
     top = tmp_path / "top"
     top.mkdir()
     async with Collector(ws_of(scan=top)) as c:
-        await c.wait_for(lambda ev: isinstance(ev, ProjectMissing))
+        await c.wait_for(
+            lambda ev: isinstance(ev, ProjectMissing),
+            what="the report that no project is there yet",
+        )
         make_project(top / "nested" / "api")
-        ev = await c.wait_for(with_session(f"api/{SID}"))
+        ev = await c.wait_for(
+            with_session(f"api/{SID}"), what="the first project's session (api) to be listed"
+        )
         assert next(v for v in ev.sessions if v.id == f"api/{SID}").project == "api"
         assert [r.name for r in c.engine.refs()] == ["api"]
 
@@ -374,7 +385,7 @@ async def test_live_an_empty_scan_dir_waits_then_shows_the_first_project(tmp_pat
 async def test_live_two_projects_changes_in_each(tmp_path, quick_ticks):
     api, web = make_project(tmp_path / "api"), make_project(tmp_path / "web")
     async with Collector(ws_of(api.root, web.root)) as c:
-        first = await c.wait_for(lambda ev: isinstance(ev, Scanned))
+        first = await c.wait_for(lambda ev: isinstance(ev, Scanned), what="the first scan")
         assert sorted(v.id for v in first.sessions) == [f"api/{SID}", f"web/{SID}"]
         for tree, phase in ((api, "discourse"), (web, "final")):
             tree.session(SID).state(current_phase=phase, status="active")
@@ -383,7 +394,8 @@ async def test_live_two_projects_changes_in_each(tmp_path, quick_ticks):
                 lambda ev, name=name, phase=phase: (
                     isinstance(ev, Changed)
                     and any(v.id == f"{name}/{SID}" and v.phase == phase for v in ev.sessions)
-                )
+                ),
+                what="each project's session to show its new phase",
             )
 
 

@@ -19,6 +19,7 @@ from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
 from ocr_tui.ui.widgets.detail_pane import DetailPane, Laid
+from tests.ui.builders import wait_failure
 
 from . import surfaces as S
 
@@ -38,7 +39,7 @@ async def wait_for(pilot: Pilot, what: str, mismatch: Callable[[], str | None],
     deadline = time.monotonic() + timeout
     while (differs := mismatch()) is not None:
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}: {differs}")
+            raise AssertionError(wait_failure(pilot.app, what, timeout, differs))
         await pilot.pause(0.05)
 
 

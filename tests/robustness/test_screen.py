@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import html
 import re
-import time
 
 import pytest
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import find_project
+from tests.ui.builders import wait_until
 
 from . import cases_db  # noqa: F401 - registers the ocr.db cases
 from .cases import CASES, SECRET, make_project
@@ -20,14 +20,6 @@ SIZE = (120, 36)
 # The big ones cost seconds to draw and add nothing here that the smaller ones do not test.
 MAX_DOCS = 1  # documents opened per hostile session (each costs a screen)
 SKIP = {"reviewers_10000": "10,000 rows: tests/robustness/test_hostile covers the outputs"}
-
-
-async def wait_until(pilot, predicate, timeout: float = 20.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
-        await pilot.pause(0.05)
 
 
 def screen_checked(app, where: str) -> str:
@@ -48,9 +40,9 @@ ALONE = sorted(n for n in set(CASES) - set(SKIP) if _writes_db(n))
 
 async def _show(app, pilot, views, cases) -> str:
     """Open the list, then each hostile session and its documents; every screen checked."""
-    await wait_until(pilot, lambda: app.status != "loading", what="the first scan")
+    await wait_until(pilot, lambda: app.status != "loading", what="the first scan to be applied")
     table = app.main_screen.table
-    await wait_until(pilot, lambda: table.row_count == len(views), what="every row")
+    await wait_until(pilot, lambda: table.row_count == len(views), what="a row per session")
     assert set(app.sessions) == set(views)
     await pilot.pause()
     shown = screen_checked(app, "session list")
@@ -58,19 +50,25 @@ async def _show(app, pilot, views, cases) -> str:
         if case.sid is None or not case.screen:
             continue
         app.open_session(case.sid)
-        await wait_until(pilot, lambda: len(app.screen_stack) == 2, what=case.sid)
+        await wait_until(
+            pilot, lambda: len(app.screen_stack) == 2, what=f"session {case.sid!r} to open"
+        )
         await pilot.pause()
         shown += screen_checked(app, f"session {case.sid!r}")
         for rel in case.docs[:MAX_DOCS]:
             app.open_document(case.sid, rel)
-            await wait_until(pilot, lambda: len(app.screen_stack) == 3, what=rel)
+            await wait_until(
+                pilot, lambda: len(app.screen_stack) == 3, what=f"document {rel!r} to open"
+            )
             await pilot.pause(0.05)
             shown += screen_checked(app, f"document {rel!r}")
             app.pop_screen()
-            await wait_until(pilot, lambda: len(app.screen_stack) == 2, what="back")
+            await wait_until(
+                pilot, lambda: len(app.screen_stack) == 2, what="the session screen to be back"
+            )
         shown += await _round_readers(app, pilot, case.sid)
         app.pop_screen()
-        await wait_until(pilot, lambda: len(app.screen_stack) == 1, what="the list")
+        await wait_until(pilot, lambda: len(app.screen_stack) == 1, what="the list to be back")
     return shown
 
 
@@ -90,23 +88,29 @@ async def _round_readers(app, pilot, sid: str) -> str:
     ]
     for target in targets:
         app.open_target(target)
-        await wait_until(pilot, lambda: len(app.screen_stack) == 3, what=str(target))
+        await wait_until(pilot, lambda: len(app.screen_stack) == 3, what=f"{target} to open")
         screen = app.screen
-        await wait_until(pilot, lambda s=screen: s.loads > 0, what=f"{target} read")
+        await wait_until(pilot, lambda s=screen: s.loads > 0, what=f"{target} to be read")
         await pilot.pause(0.05)
         shown += screen_checked(app, f"{type(screen).__name__} of {sid!r}")
         if isinstance(target, FindingsTarget) and screen.findings:
             first = screen.shown[0] if screen.shown else screen.findings[0]
             app.open_target(FindingTarget(sid, rnd.number, rnd.path, first.id))
-            await wait_until(pilot, lambda: len(app.screen_stack) == 4, what="the finding")
+            await wait_until(
+                pilot, lambda: len(app.screen_stack) == 4, what="the finding screen to open"
+            )
             detail = app.screen
-            await wait_until(pilot, lambda d=detail: d.loads > 0, what="the finding read")
+            await wait_until(pilot, lambda d=detail: d.loads > 0, what="the finding to be read")
             await pilot.pause(0.05)
             shown += screen_checked(app, f"finding {first.id} of {sid!r}")
             app.pop_screen()
-            await wait_until(pilot, lambda: len(app.screen_stack) == 3, what="back")
+            await wait_until(
+                pilot, lambda: len(app.screen_stack) == 3, what="the findings screen to be back"
+            )
         app.pop_screen()
-        await wait_until(pilot, lambda: len(app.screen_stack) == 2, what="back")
+        await wait_until(
+            pilot, lambda: len(app.screen_stack) == 2, what="the session screen to be back"
+        )
     return shown
 
 
@@ -157,7 +161,9 @@ async def test_dashboard_says_when_it_falls_back_to_polling(tmp_path, monkeypatc
 
     monkeypatch.setattr(app, "notice", notice)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.polling, what="the polling fallback")
+        await wait_until(pilot, lambda: app.polling, what="the app to fall back to polling")
         assert any("No space left on device" in n for n in notes)
-        await wait_until(pilot, lambda: app.main_screen.table.row_count == 2, what="the rows")
+        await wait_until(
+            pilot, lambda: app.main_screen.table.row_count == 2, what="the list to show 2 rows"
+        )
         screen_checked(app, "polling")

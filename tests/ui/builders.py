@@ -4,6 +4,7 @@ wait for the UI by polling a condition (never a fixed sleep)."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import time
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from rich.console import Console
 from textual.pilot import Pilot
 
 from ocr_tui.core.project import Project
@@ -173,25 +175,75 @@ SIZE = (120, 36)
 
 
 async def wait_until(
-    pilot: Pilot, predicate: Callable[[], object], timeout: float = 20.0, *, what: str = ""
+    pilot: Pilot, predicate: Callable[[], object], timeout: float = 20.0, *, what: str
 ) -> None:
-    """Poll the UI until `predicate()` is true (fails after `timeout` seconds, saying `what`
-    was awaited)."""
+    """Poll the UI until `predicate()` is true. `what` says, in words, what is awaited; after
+    `timeout` seconds it fails saying so, with the predicate's last value and the app's state
+    (screen, focus, the visible text)."""
     deadline = time.monotonic() + timeout
-    while not predicate():
+    while not (last := predicate()):
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or 'a condition'}")
+            raise AssertionError(wait_failure(pilot.app, what, timeout, last))
         await pilot.pause(0.05)
+
+
+def wait_failure(app, what: str, timeout: float, last: object) -> str:
+    """The failure message of a wait: what it waited for, the predicate's last value and
+    what the app showed then."""
+    value = repr(last)
+    if len(value) > 200:
+        value = value[:200] + "…"
+    try:
+        screen = type(app.screen).__name__
+        focused = app.focused
+        focus = "nothing" if focused is None else repr(focused)
+    except Exception as error:  # noqa: BLE001 - the report must not hide the timeout
+        screen, focus = f"? ({error!r})", "?"
+    return (
+        f"timed out after {timeout}s waiting for {what}\n"
+        f"  the condition last gave: {value}\n"
+        f"  screen: {screen}; focused: {focus}\n"
+        f"  the screen shows:\n{screen_text(app)}"
+    )
+
+
+def screen_text(app, rows: int = 40) -> str:
+    """The visible screen as plain text (its first `rows` non-blank rows, trailing spaces
+    dropped), for failure messages."""
+    try:
+        width, height = app.size
+        console = Console(
+            width=width, height=height, file=io.StringIO(), record=True, color_system=None
+        )
+        console.print(
+            app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+        )
+        lines = [line.rstrip() for line in console.export_text().splitlines()]
+    except Exception as error:  # noqa: BLE001 - the report must not hide the timeout
+        return f"    (could not render the screen: {error!r})"
+    shown = [line for line in lines if line.strip()]
+    more = f"\n    … {len(shown) - rows} more rows" if len(shown) > rows else ""
+    return "\n".join(f"    |{line}" for line in shown[:rows]) + more
 
 
 async def loaded(pilot: Pilot) -> None:
     """Wait until the first scan is applied and the table shows it."""
     app = pilot.app
-    await wait_until(pilot, lambda: app.status != "loading")
-    await wait_until(pilot, lambda: app.main_screen.query("#sessions"))  # (composed)
-    await wait_until(pilot, lambda: app.main_screen.table.row_count == len(app.sessions))
+    await wait_until(pilot, lambda: app.status != "loading", what="the first scan to be applied")
+    await wait_until(
+        pilot, lambda: app.main_screen.query("#sessions"), what="the sessions list to be composed"
+    )  # (composed)
+    await wait_until(
+        pilot,
+        lambda: app.main_screen.table.row_count == len(app.sessions),
+        what="the list to show a row per session",
+    )
     # start-up shows stand-in rows first: wait until every session is read
-    await wait_until(pilot, lambda: all(v.source != "loading" for v in app.sessions.values()))
+    await wait_until(
+        pilot,
+        lambda: all(v.source != "loading" for v in app.sessions.values()),
+        what="every session read (no stand-in rows)",
+    )
     await pilot.pause()
 
 

@@ -34,7 +34,9 @@ async def test_state_contract_and_signal(app: OcrTuiApp, project: Project) -> No
         app.sessions_signal.subscribe(app.main_screen, payloads.append, immediate=True)
         view = app.sessions["2026-03-09-main"]
         app.post_message(SessionsChanged(project, [], ["2026-03-09-main"], True))
-        await wait_until(pilot, lambda: payloads)
+        await wait_until(
+            pilot, lambda: payloads, what="the sessions-changed signal to reach the listener"
+        )
         assert payloads == [([], ["2026-03-09-main"])]
         assert "2026-03-09-main" not in app.sessions
         assert "2026-03-09-main" not in table_ids(app)
@@ -88,7 +90,9 @@ async def test_d_starts_the_demo_from_the_empty_state(home: Path, monkeypatch) -
         await pilot.pause()
         assert app.main_screen.has_class("-empty")
         await pilot.press("d")
-        await wait_until(pilot, lambda: len(table_ids(app)) == 6)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 6, what="the demo's 6 sessions to be listed"
+        )
         assert app.project == Project(demo.root)
         assert "demo" in app.sub_title
         assert not app.main_screen.has_class("-empty")
@@ -110,7 +114,9 @@ async def test_demo_flag_starts_it_on_mount(home: Path, monkeypatch) -> None:
     monkeypatch.setattr("ocr_tui.demo.start_demo", lambda: (sample_project(demo.root), demo)[1])
     app = make_app(None, clock=fixed_clock, demo=True)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: len(table_ids(app)) == 6)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 6, what="the demo's 6 sessions to be listed"
+        )
     await wait_until_stopped(demo)
 
 
@@ -120,22 +126,42 @@ async def test_palette_jumps_to_a_session_and_runs_actions(app: OcrTuiApp) -> No
         table = app.main_screen.table
         await pilot.press("3")  # closed only: the jump must widen the filter
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "refactor-db")
-        await wait_until(pilot, lambda: table.highlighted_id == "2026-03-08-refactor-db")
+        await wait_until(
+            pilot,
+            lambda: table.highlighted_id == "2026-03-08-refactor-db",
+            what="the palette's jump to highlight 2026-03-08-refactor-db",
+        )
         assert app.main_screen.filter == "all"
 
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "Filter: closed")
-        await wait_until(pilot, lambda: table_ids(app) == ["2026-03-09-main"])
+        await wait_until(
+            pilot,
+            lambda: table_ids(app) == ["2026-03-09-main"],
+            what="the closed filter to leave only 2026-03-09-main",
+        )
 
 
 async def search_palette(pilot, query: str) -> None:
     """Type into the palette at once (key by key is slow), pick the first hit."""
     palette = pilot.app.screen
     palette.query_one(Input).value = query
-    await wait_until(pilot, lambda: palette.query_one(CommandList).option_count > 0)
+    await wait_until(
+        pilot,
+        lambda: palette.query_one(CommandList).option_count > 0,
+        what="the palette to list matching commands",
+    )
     await pilot.press("down", "enter")
 
 
@@ -146,7 +172,9 @@ async def test_polling_fallback_warns_and_marks_the_header(app: OcrTuiApp, monke
         await loaded(pilot)
         assert "polling" not in app.sub_title
         app.post_message(WatchPolling(app.project, "native file watching failed"))
-        await wait_until(pilot, lambda: "polling" in app.sub_title)
+        await wait_until(
+            pilot, lambda: "polling" in app.sub_title, what="the header to say polling"
+        )
         assert ("native file watching failed", "warning") in toasts
 
 
@@ -160,7 +188,11 @@ async def test_a_failing_watcher_is_reported_not_fatal(project: Project, monkeyp
     toasts: list[str] = []
     monkeypatch.setattr(app, "notice", lambda m, **kw: toasts.append(m))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: any("disk on fire" in t for t in toasts))
+        await wait_until(
+            pilot,
+            lambda: any("disk on fire" in t for t in toasts),
+            what="a toast reporting the watcher's error",
+        )
         assert app.is_running
 
 
@@ -172,4 +204,8 @@ async def test_open_document_pushes_the_document_screen(app: OcrTuiApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_document("2026-03-10-feat-auth", "context.md")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )

@@ -52,9 +52,13 @@ async def open_discourse(pilot: Pilot) -> DiscourseScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_target(DiscourseTarget(AUTH, 2, "rounds/round-2"))
-    await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, DiscourseScreen), what="the discourse screen to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: screen.loads > 0)
+    await wait_until(
+        pilot, lambda: screen.loads > 0, what="the discourse screen to load round 2's discourse"
+    )
     await pilot.pause()
     return screen
 
@@ -87,17 +91,27 @@ async def test_discourse_by_reviewer_with_counts_and_links(project: Project) -> 
 
         assert screen.cursor_response().kind == "surface"  # the cursor stayed on its row
         await pilot.press("g", "j", "j", "enter")  # AGREE principal-1 "Token not verified"
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
         detail = app.screen
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
+        )
         assert detail.finding.title == "Token not verified"
         about = str(detail.query_one("#finding-discourse").render())
         assert "1 about it" in about and "AGREE" in about and "quality-1 → principal-1" in about
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(
+            pilot, lambda: app.screen is screen, what="the discourse screen to be back"
+        )
 
         await pilot.press("o")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         assert app.screen.rel_path == "rounds/round-2/discourse.md"
 
 
@@ -109,10 +123,22 @@ async def test_discourse_follows_the_file_and_falls_back_to_markdown(project: Pr
         assert rows(app) == []
         assert "no discourse.md" in str(screen.query_one("#discourse-empty").render())
         write_discourse(project)
-        await wait_until(pilot, lambda: len(rows(app)) == 5)
+        await wait_until(
+            pilot,
+            lambda: len(rows(app)) == 5,
+            what="the discourse to list 5 rows once discourse.md is written",
+        )
         write_discourse(project, "# Discourse\n\nWe all broadly agreed.\n")
-        await wait_until(pilot, lambda: rows(app) == [])
-        await wait_until(pilot, lambda: screen.query_one("#discourse-raw").display)
+        await wait_until(
+            pilot,
+            lambda: rows(app) == [],
+            what="the discourse to list no rows once it has no responses",
+        )
+        await wait_until(
+            pilot,
+            lambda: screen.query_one("#discourse-raw").display,
+            what="the discourse to fall back to the raw markdown",
+        )
         assert "broadly agreed" in (screen._raw or "")
 
 
@@ -135,8 +161,14 @@ async def test_findings_detail_without_discourse_hides_the_section(project: Proj
     async with app.run_test(size=SIZE) as pilot:
         await open_findings(pilot)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
-        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.finding is not None,
+            what="the finding screen to show its finding",
+        )
         assert not app.screen.query_one("#finding-discourse").display
 
 
@@ -150,16 +182,32 @@ async def test_the_round_screen_opens_the_discourse(project: Project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_target(RoundTarget(AUTH, 2, "rounds/round-2"))
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
-        await wait_until(pilot, lambda: app.screen.round is not None and app.screen.round.discourse)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.round is not None and app.screen.round.discourse,
+            what="the round screen to show round 2 with its discourse",
+        )
         round_screen = app.screen
         await pilot.press("D")
-        await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))
-        await wait_until(pilot, lambda: len(rows(app)) == 5)
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DiscourseScreen),
+            what="the discourse screen to open",
+        )
+        await wait_until(pilot, lambda: len(rows(app)) == 5, what="the discourse to list 5 rows")
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is round_screen)
+        await wait_until(
+            pilot, lambda: app.screen is round_screen, what="the round screen to be back"
+        )
         docs = round_screen.query_one("#round-docs", DrillTable)
         round_screen.set_focus(docs)
         docs.move_cursor(row=docs.row_keys.index("discourse.md"))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, DiscourseScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DiscourseScreen),
+            what="the discourse screen to open from the documents list",
+        )

@@ -21,14 +21,22 @@ async def test_brackets_only_where_there_is_a_round(project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_document(AUTH, "rounds/round-1/reviews/principal-1.md")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         # round 1 of 2: `]` steps, `[` has no round before it and is hidden
         assert "right_square_bracket" in footer_keys(app)
         assert "left_square_bracket" not in footer_keys(app)
         app.pop_screen()
         (project.sessions_dir / AUTH / "context.md").write_text("# Context\n")
         app.open_document(AUTH, "context.md")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open on context.md",
+        )
         doc = app.screen
         assert not {"left_square_bracket", "right_square_bracket"} & footer_keys(app)
         await pilot.press("]")  # does nothing: the screen stays

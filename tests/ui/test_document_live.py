@@ -20,12 +20,24 @@ async def test_edit_that_changes_no_count_reloads_the_open_document(project, mon
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_document(sid, rel)
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         doc = app.screen
-        await wait_until(pilot, lambda: doc.state is not None and doc.state.status == "ok")
+        await wait_until(
+            pilot,
+            lambda: doc.state is not None and doc.state.status == "ok",
+            what="the document to be read",
+        )
         before = app.sessions[sid]
         st = path.stat()
         path.write_text("# Context\n\nEdited while open.\n")
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # same time: the view stays equal
-        await wait_until(pilot, lambda: "Edited while open." in (doc.text or ""))
+        await wait_until(
+            pilot,
+            lambda: "Edited while open." in (doc.text or ""),
+            what="the open document to show the edit",
+        )
         assert app.sessions[sid] == before  # the view did not change: the touch did it

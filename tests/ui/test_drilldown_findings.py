@@ -39,14 +39,18 @@ async def test_a_reviewer_file_written_under_the_open_session_screen_updates_it(
     async with app.run_test(size=(120, 36)) as pilot:
         await loaded(pilot)
         await pilot.press("enter")  # the list's only session
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         # Round 1: nine findings (five reviewer findings, four final.md items that match none;
         # its `Token is not verified` blocker is the reviewers' critical `Token not verified`),
         # one blocker. Round 2 has no synthesis yet: "Naming" is still open, "Log leak" is
         # new, round 1's other eight are not re-reviewed yet (pending), among them the blocker:
         # nothing is resolved before the round's findings are all in.
         await wait_until(
-            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 — (1 not re-reviewed yet)"
+            pilot,
+            lambda: trend_text(app) == "R1 1 blocker → R2 — (1 not re-reviewed yet)",
+            what="the trend to say round 2 has no findings yet, 1 not re-reviewed",
         )
         assert findings_cell(app, "rounds/round-1") == "9"
         assert findings_cell(app, "rounds/round-2") == "2 +1 ?8"
@@ -57,9 +61,15 @@ async def test_a_reviewer_file_written_under_the_open_session_screen_updates_it(
             session / "rounds" / "round-2" / "reviews" / "quality-1.md",
             reviewer("Quality", [("Weak hash", "High"), ("SQL injection", "Critical")]),
         )
-        await wait_until(pilot, lambda: findings_cell(app, "rounds/round-2") == "4 +2 ?7")
         await wait_until(
-            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 new, 1 not re-reviewed yet)"
+            pilot,
+            lambda: findings_cell(app, "rounds/round-2") == "4 +2 ?7",
+            what="round 2's findings cell to read 4 +2 ?7",
+        )
+        await wait_until(
+            pilot,
+            lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 new, 1 not re-reviewed yet)",
+            what="the trend to count round 2's new finding",
         )
         view = app.sessions[SID]
         r2 = view.rounds[1]
@@ -72,7 +82,9 @@ async def test_a_reviewer_file_written_under_the_open_session_screen_updates_it(
         # Round 2's synthesis: now the round before's are resolved, the blocker among them.
         write(session / "rounds" / "round-2" / "final.md", "# Review\n\n**Verdict**: APPROVE\n")
         await wait_until(
-            pilot, lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 resolved, 1 new)"
+            pilot,
+            lambda: trend_text(app) == "R1 1 blocker → R2 1 (1 resolved, 1 new)",
+            what="the trend to count the resolved blocker once round 2 is synthesised",
         )
         assert findings_cell(app, "rounds/round-2") == "4 +2 −7"
 

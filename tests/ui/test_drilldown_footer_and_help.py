@@ -42,9 +42,13 @@ SIM = "2026-11-22-main"  # the simulator's closed review of two rounds
 async def open_at(pilot: Pilot, target: Target, screen_type: type) -> None:
     app = pilot.app
     app.open_target(target)
-    await wait_until(pilot, lambda: isinstance(app.screen, screen_type))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, screen_type), what="the screen asked for to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: getattr(screen, "loads", 1) > 0)
+    await wait_until(
+        pilot, lambda: getattr(screen, "loads", 1) > 0, what="the screen to load what it shows"
+    )
     await pilot.pause()
 
 
@@ -81,12 +85,28 @@ async def test_the_footer_fits_with_help_and_quit(sim_root: Path, width: int) ->
         await loaded(pilot)
         for target, name in SCREENS:
             await open_at(pilot, target, object)
-            await wait_until(pilot, lambda n=name: type(app.screen).__name__ == n)
-            await wait_until(pilot, lambda: getattr(app.screen, "loads", 1) > 0)
+            await wait_until(
+                pilot,
+                lambda n=name: type(app.screen).__name__ == n,
+                what="the screen asked for to open",
+            )
+            await wait_until(
+                pilot,
+                lambda: getattr(app.screen, "loads", 1) > 0,
+                what="the screen to load what it shows",
+            )
             if name == "FindingsScreen":
                 await pilot.press("enter")  # one finding
-                await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
-                await wait_until(pilot, lambda: app.screen.finding is not None)
+                await wait_until(
+                    pilot,
+                    lambda: isinstance(app.screen, FindingScreen),
+                    what="the finding screen to open",
+                )
+                await wait_until(
+                    pilot,
+                    lambda: app.screen.finding is not None,
+                    what="the finding screen to show its finding",
+                )
             await pilot.pause(0.2)
             footer = app.screen.query_one(KeyFooter)
             keys = list(footer.query(FooterKey))
@@ -106,7 +126,11 @@ async def test_the_footer_fits_with_help_and_quit(sim_root: Path, width: int) ->
             await pilot.press("escape")
             if name == "FindingsScreen":
                 await pilot.press("escape")
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "MainScreen")
+            await wait_until(
+                pilot,
+                lambda: type(app.screen).__name__ == "MainScreen",
+                what="the main screen to be back",
+            )
 
 
 # -- the findings table is focused from the start ---------------------------------------------
@@ -122,15 +146,32 @@ async def test_the_findings_table_has_the_keys_from_the_start(sim_root: Path) ->
             await open_at(pilot, FindingsTarget(SIM, 1, "rounds/round-1"), FindingsScreen)
             screen = app.screen
             table = screen.query_one("#findings", DrillTable)
-            await wait_until(pilot, lambda t=table: t.row_count)
-            await wait_until(pilot, lambda: isinstance(app.focused, DrillTable), timeout=3)
+            await wait_until(
+                pilot, lambda t=table: t.row_count, what="the findings table to list its findings"
+            )
+            await wait_until(
+                pilot,
+                lambda: isinstance(app.focused, DrillTable),
+                timeout=3,
+                what="the findings table to take the focus",
+            )
             assert app.focused.id == "findings"
             await pilot.press("enter")
-            await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+            await wait_until(
+                pilot,
+                lambda: isinstance(app.screen, FindingScreen),
+                what="the finding screen to open",
+            )
             await pilot.press("escape")
-            await wait_until(pilot, lambda s=screen: app.screen is s)
+            await wait_until(
+                pilot, lambda s=screen: app.screen is s, what="the findings screen to be back"
+            )
             await pilot.press("escape")
-            await wait_until(pilot, lambda: type(app.screen).__name__ == "MainScreen")
+            await wait_until(
+                pilot,
+                lambda: type(app.screen).__name__ == "MainScreen",
+                what="the main screen to be back",
+            )
 
 
 # -- help: wrapped entries hang under their text ----------------------------------------------
@@ -143,7 +184,9 @@ async def test_help_entries_wrap_under_their_text(sim_root: Path, width: int) ->
         await loaded(pilot)
         await open_at(pilot, FindingsTarget(SIM, 1, "rounds/round-1"), FindingsScreen)
         await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen to open"
+        )
         await pilot.pause(0.2)
         text = app.screen.query_one("#help-text", Static)
         lines = str(text.render()).split("\n")
@@ -184,7 +227,9 @@ async def test_discourse_titles_are_whole_while_there_is_room(project: Project, 
         await loaded(pilot)
         await open_at(pilot, DiscourseTarget(AUTH, 2, "rounds/round-2"), DiscourseScreen)
         table = app.screen.query_one("#responses", DrillTable)
-        await wait_until(pilot, lambda: table.row_count == 2)
+        await wait_until(
+            pilot, lambda: table.row_count == 2, what="the discourse to list 2 responses"
+        )
         cells = [table.get_cell(k, "findings").plain for k in table.row_keys]
         assert cells == [LONG, "Dead code"]
         says = table.get_cell(table.row_keys[1], "says").plain
@@ -205,19 +250,35 @@ async def test_a_finding_opened_from_the_discourse_says_so(project: Project) -> 
         await open_at(pilot, DiscourseTarget(AUTH, 2, "rounds/round-2"), DiscourseScreen)
         discourse = app.screen
         await pilot.press("g", "j", "j", "enter")  # AGREE principal-1 "Token not verified"
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
-        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.finding is not None,
+            what="the finding screen to show its finding",
+        )
         assert crumbs(app)[2:] == ["Round 2", "Discourse", "Token not verified"]
         await pilot.press("right_square_bracket")  # another finding: still from the discourse
-        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await wait_until(
+            pilot, lambda: app.screen.finding is not None, what="the next finding to be shown"
+        )
         assert crumbs(app)[3] == "Discourse" and app.screen.finding_id != ""
         await pilot.press("escape")  # Back follows the breadcrumb
-        await wait_until(pilot, lambda: app.screen is discourse)
+        await wait_until(
+            pilot, lambda: app.screen is discourse, what="the discourse screen to be back"
+        )
         await pilot.press("o")  # discourse.md, as written
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open on discourse.md",
+        )
         assert crumbs(app)[2:] == ["Round 2", "Discourse", "discourse.md"]
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is discourse)
+        await wait_until(
+            pilot, lambda: app.screen is discourse, what="the discourse screen to be back"
+        )
 
 
 async def test_a_finding_opened_from_the_findings_keeps_its_crumbs(project: Project) -> None:
@@ -226,8 +287,18 @@ async def test_a_finding_opened_from_the_findings_keeps_its_crumbs(project: Proj
     async with app.run_test(size=(120, 30)) as pilot:
         await loaded(pilot)
         await open_at(pilot, FindingsTarget(AUTH, 2, "rounds/round-2"), FindingsScreen)
-        await wait_until(pilot, lambda: app.screen.query_one("#findings").row_count)
+        await wait_until(
+            pilot,
+            lambda: app.screen.query_one("#findings").row_count,
+            what="the findings table to list its findings",
+        )
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
-        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.finding is not None,
+            what="the finding screen to show its finding",
+        )
         assert crumbs(app)[2:4] == ["Round 2", "Findings"]

@@ -20,8 +20,14 @@ async def open_auth(pilot) -> SessionScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_session(AUTH)
-    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-    await wait_until(pilot, lambda: app.screen._last_meta is not None)
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+    )
+    await wait_until(
+        pilot,
+        lambda: app.screen._last_meta is not None,
+        what="the session screen to show the session",
+    )
     return app.screen
 
 
@@ -56,7 +62,11 @@ async def test_the_palette_on_a_drill_screen_offers_its_own_keys(project: Projec
         on_list = await titles(app, SessionCommands)
         assert "Filter: active sessions" in on_list and "Sort: by name" in on_list
         app.open_document(AUTH, "rounds/round-1/reviews/principal-1.md")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         await pilot.pause()
         here = await titles(app, SessionCommands) + await titles(app, ScreenCommands)
         assert not [t for t in here if t.startswith(("Filter:", "Sort:", "Format:"))]
@@ -137,13 +147,21 @@ async def test_findings_keep_the_keys_after_a_filter_empties_them(sim_root) -> N
         view = app.sessions[sid]
         latest = view.rounds[-1]
         app.open_target(FindingsTarget(sid, latest.number, latest.path))
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         screen = app.screen
 
         def table():  # replaced by one with a Triage column when ocr.db's read arrives
             return screen.query_one("#findings")
 
-        await wait_until(pilot, lambda: screen.query("#findings") and table().row_count > 0)
+        await wait_until(
+            pilot,
+            lambda: screen.query("#findings") and table().row_count > 0,
+            what="the findings table to list its findings",
+        )
         await pilot.pause()
         await pilot.press("b")  # blockers only
         for _ in range(8):  # and a triage state until none matches
@@ -181,7 +199,11 @@ async def test_next_is_hidden_at_the_last_round_and_says_why(project: Project) -
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_document(AUTH, "rounds/round-2/reviews/principal-1.md")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         await pilot.pause()
         actions = {b.binding.action for b in app.screen.active_bindings.values()}
         assert "step(1)" not in actions and "step(-1)" in actions  # no round after 2

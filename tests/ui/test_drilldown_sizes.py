@@ -27,7 +27,9 @@ def test_ocr_session_screen(snap_compare, size) -> None:
     app = DrillApp(snap_tree(f"session-{size[0]}"), lambda: SessionScreen(SID))
 
     async def run_before(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=size, run_before=run_before)
@@ -38,7 +40,9 @@ def test_ocr_round_screen(snap_compare, size) -> None:
     app = DrillApp(snap_tree(f"round-{size[0]}"), lambda: RoundScreen(SID, 1))
 
     async def run_before(pilot: Pilot) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         await pilot.press("down")  # the cursor row keeps the severity colours
         await pilot.pause()
 
@@ -50,7 +54,9 @@ def test_ocr_session_screen_light(snap_compare) -> None:
 
     async def run_before(pilot: Pilot) -> None:
         pilot.app.theme = "textual-light"
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
@@ -66,7 +72,9 @@ def test_session_screen_of_each_format(snap_compare, home, framework) -> None:
         views = [v for v in app.sessions.values() if v.framework == framework]
         sid = max(views, key=lambda v: v.last_activity or "").id  # the newest of the format
         app.open_session(sid)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

@@ -43,7 +43,9 @@ async def test_rounds_keep_every_column(tmp_path: Path, size) -> None:
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         await pilot.pause()
         screen = app.screen
         rounds = screen.query_one("#rounds", FitTable)
@@ -69,8 +71,14 @@ async def test_round_screen_tables_fit(tmp_path: Path, size) -> None:
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: RoundScreen(SID, 1))
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
-        await wait_for(pilot, lambda: app.screen.query_one("#reviewers").row_count == 2)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#reviewers").row_count == 2,
+            what="the round screen to list 2 reviewers",
+        )
         await pilot.pause()
         tables_fit(app.screen)
 
@@ -81,7 +89,9 @@ async def test_nothing_is_cut_while_there_is_room(home: Path) -> None:
     sid = "session-20260310-143022-12345"
     app = DrillApp(root, lambda: SessionScreen(sid), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         await pilot.pause()
         timeline = str(app.screen.query_one("#timeline").render())
         assert "7 Statistical Fact-Checking" in timeline  # was `7 Statistical Fact-Che`

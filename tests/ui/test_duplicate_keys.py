@@ -83,7 +83,7 @@ async def doc_shown(pilot, rel: str) -> str:
             and (s.state is not None and s.state.rel == rel)
         )
 
-    await wait_for(pilot, ready, what=f"document {rel!r}")
+    await wait_for(pilot, ready, what=f"document {rel!r} to be read and shown")
     return app.screen.text or ""
 
 
@@ -100,21 +100,35 @@ def round_path(app) -> str | None:
 async def test_round_01_and_round_1_are_two_rows_each_opening_its_own_round(twins) -> None:
     app = DrillApp(twins, lambda: SessionScreen(SID))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         rounds = app.screen.query_one("#rounds", DrillTable)
         assert rounds.row_keys == ["rounds/round-1", "rounds/round-01", "rounds/round-2"]
         problems = str(app.screen.query_one("#problems").render())
         assert "rounds/round-01 and rounds/round-1 are both round 1" in problems
         assert app.focused is rounds and rounds.cursor_key == "rounds/round-2"  # the current
         await pilot.press("g", "enter")  # round-1
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the round screen to open on round-1",
+        )
         assert round_path(app) == "rounds/round-1"
         assert crumbs(app) == f"Sessions › {SID} › Round 1"
         assert app.screen.query_one("#reviewers", DrillTable).row_count == 1
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )
         await pilot.press("j", "enter")  # round-01
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the round screen to open on round-01",
+        )
         assert round_path(app) == "rounds/round-01"
         assert crumbs(app) == f"Sessions › {SID} › Round 1 (round-01)"
         reviewers = app.screen.query_one("#reviewers", DrillTable)
@@ -131,7 +145,9 @@ async def test_round_01_and_round_1_are_two_rows_each_opening_its_own_round(twin
 async def test_step_keys_walk_through_both_twins(twins) -> None:
     app = DrillApp(twins, lambda: RoundScreen(SID, 1))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert round_path(app) == "rounds/round-1"  # a number alone: the canonical twin
         await pilot.press("]")
         assert round_path(app) == "rounds/round-01"
@@ -159,12 +175,20 @@ async def test_a_document_crumb_goes_back_to_its_own_twin(twins) -> None:
         await doc_shown(pilot, rel)
         assert crumbs(app) == f"Sessions › {SID} › Round 1 (round-01) › quality-1.md"
         app.screen.action_crumb(2)
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the round screen to open from the crumb",
+        )
         assert round_path(app) == "rounds/round-01"
         await pilot.press("enter")
         await doc_shown(pilot, "rounds/round-01/reviews/principal-1.md")
         app.screen.action_crumb(2)  # the round screen below is this one's twin: popped back to
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the twin round screen below to be back",
+        )
         assert round_path(app) == "rounds/round-01"
         # the first crumb opened the round on the breadcrumb's session (Back follows it)
         assert [type(s).__name__ for s in app.screen_stack[1:]] == ["SessionScreen", "RoundScreen"]
@@ -177,9 +201,15 @@ async def test_current_round_key_opens_the_canonical_twin(tmp_path: Path) -> Non
     freeze_mtimes(root)
     app = DrillApp(root, lambda: SessionScreen(SID))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.press("c")
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the current round's screen to open",
+        )
         assert round_path(app) == "rounds/round-2"
 
 
@@ -189,7 +219,9 @@ async def test_current_round_key_opens_the_canonical_twin(tmp_path: Path) -> Non
 async def test_reviewers_whose_names_normalise_to_one_are_rows_of_their_own(twins) -> None:
     app = DrillApp(twins, lambda: RoundScreen(SID, 2))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         table = app.screen.query_one("#reviewers", DrillTable)
         assert table.row_count == 4
         assert len(set(table.row_keys)) == 4
@@ -200,7 +232,11 @@ async def test_reviewers_whose_names_normalise_to_one_are_rows_of_their_own(twin
             rel = table.row_keys[row]
             opened.append((await doc_shown(pilot, rel)).splitlines()[0])
             await pilot.press("escape")
-            await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, RoundScreen),
+                what="the round screen to be back",
+            )
         assert sorted(opened) == ["# FE Review", "# FF Review", "# lower Review", "# upper Review"]
 
 
@@ -210,7 +246,9 @@ async def test_reviewers_whose_names_normalise_to_one_are_rows_of_their_own(twin
 async def test_map_run_twins_are_rows_and_documents_step_between_them(twins) -> None:
     app = DrillApp(twins, lambda: SessionScreen(SID))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         runs = app.screen.query_one("#runs", DrillTable)
         assert runs.row_keys == [
             "map/runs/run-1",
@@ -281,7 +319,9 @@ async def test_code_workflow_documents_with_one_shown_name(tmp_path: Path) -> No
     freeze_mtimes(root)
     app = DrillApp(root, lambda: SessionScreen("260310-twins"))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         docs = app.screen.query_one("#documents", DrillTable)
         assert docs.row_count == 2 and len(set(docs.row_keys)) == 2
         steps = app.screen.query_one("#steps", DrillTable)
@@ -324,7 +364,9 @@ async def test_idumb_delegations_with_one_id_are_two_steps(tmp_path: Path) -> No
     freeze_mtimes(root)
     app = DrillApp(root, lambda: SessionScreen(sid))
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         assert [s.key for s in app.sessions[sid].steps].count("delegation:d1") == 2
         steps = app.screen.query_one("#steps", DrillTable)
         assert steps.row_count == 2
@@ -346,7 +388,9 @@ async def test_analysis_agent_runs_with_one_key_are_two_steps(tmp_path: Path) ->
     (view,) = app.sessions.values()
     app._first = lambda: SessionScreen(view.id)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         steps = app.screen.query_one("#steps", DrillTable)
         assert steps.row_count >= 2
 
@@ -371,14 +415,24 @@ async def test_a_twin_appearing_live_is_shown_and_announced_as_itself(
     async with app.run_test(size=MAIN_SIZE) as pilot:
         await loaded(pilot)
         app.open_session(sid)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-        await wait_until(pilot, lambda: app.screen.query("#rounds"))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.query("#rounds"),
+            what="the session screen's rounds table to be composed",
+        )
         before = app.sessions[sid]
         twin = empty_project.sessions_dir / sid / "rounds" / "round-01"
         (twin / "reviews").mkdir(parents=True)
         (twin / "final.md").write_text(final_md("REQUEST CHANGES", (1, 0, 0)))
         rounds = app.screen.query_one("#rounds", DrillTable)
-        await wait_until(pilot, lambda: rounds.row_count == 2)
+        await wait_until(
+            pilot,
+            lambda: rounds.row_count == 2,
+            what="the rounds table to list the twin as a second row",
+        )
         assert rounds.row_keys == ["rounds/round-1", "rounds/round-01"]
         # The session on screen raises no toast (its screen shows the change); elsewhere, the
         # twin is announced as itself.

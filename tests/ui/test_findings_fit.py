@@ -55,9 +55,15 @@ async def open_round(pilot: Pilot, sid: str, number: int) -> FindingsScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_target(FindingsTarget(sid, number, f"rounds/round-{number}"))
-    await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, FindingsScreen), what="the findings screen to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: screen.loads > 0 and screen.findings is not None)
+    await wait_until(
+        pilot,
+        lambda: screen.loads > 0 and screen.findings is not None,
+        what="the findings screen to load its findings",
+    )
     await pilot.pause()
     await pilot.pause()
     return screen
@@ -156,7 +162,11 @@ async def test_the_simulated_review_fits(sim_root: Path, size, number) -> None:
             for text in column(app, key):
                 assert not set(text) & taken, (key, text)
         await pilot.resize_terminal(size[0] + 7, size[1])  # a resize lays it out again
-        await wait_until(pilot, lambda: screen.size.width == size[0] + 7)
+        await wait_until(
+            pilot,
+            lambda: screen.size.width == size[0] + 7,
+            what="the screen to take the wider terminal",
+        )
         await pilot.pause()
         check_fit(screen)
 
@@ -171,7 +181,9 @@ async def test_round_1_has_no_evolution_column_and_brackets_bring_it_back(projec
         assert "evolution" in keys(app)
         loads = screen.loads
         await pilot.press("[")
-        await wait_until(pilot, lambda: screen.loads > loads)
+        await wait_until(
+            pilot, lambda: screen.loads > loads, what="the findings of the round before to load"
+        )
         await pilot.pause()
         assert "evolution" not in keys(app)
         assert screen.query_state.sort == "severity"  # the column it sorted on went away
@@ -180,7 +192,9 @@ async def test_round_1_has_no_evolution_column_and_brackets_bring_it_back(projec
         check_fit(screen)
         loads = screen.loads
         await pilot.press("]")
-        await wait_until(pilot, lambda: screen.loads > loads)
+        await wait_until(
+            pilot, lambda: screen.loads > loads, what="the findings of the next round to load"
+        )
         await pilot.pause()
         assert "evolution" in keys(app) and "new" in column(app, "evolution")
         assert app.focused is table(app)
@@ -191,7 +205,9 @@ async def test_no_match_lists_every_active_filters_key(sim_root: Path) -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_round(pilot, SIM, 2)
         await pilot.press("t", "b", "slash", *"zzz", "enter")
-        await wait_until(pilot, lambda: not table(app).display)
+        await wait_until(
+            pilot, lambda: not table(app).display, what="the table to hide when no finding matches"
+        )
         text = str(screen.query_one("#findings-empty").render())
         assert text.startswith("No findings match"), text
         for key in ("t:", "b:", "/:"):

@@ -75,15 +75,27 @@ async def open_findings(pilot: Pilot) -> FindingsScreen:
     app = pilot.app
     await loaded(pilot)
     await pilot.press("j", "enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-    await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "rounds")
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+    )
+    await wait_until(
+        pilot,
+        lambda: app.focused is not None and app.focused.id == "rounds",
+        what="the rounds table to take the focus",
+    )
     await pilot.press("j", "enter")
-    await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+    )
     assert app.screen.round_number == 2
     await pilot.press("F")
-    await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, FindingsScreen), what="the findings screen to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: screen.loads > 0)
+    await wait_until(
+        pilot, lambda: screen.loads > 0, what="the findings screen to load its findings"
+    )
     await pilot.pause()
     return screen
 
@@ -130,21 +142,35 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         assert len(titles(app)) == 5
 
         await pilot.press("j", "enter")  # Log leak: its detail
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
         detail = app.screen
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
+        )
         assert detail.finding.title == "Log leak"
         await pilot.press("o")  # the file it was read from: round 2's principal-1.md
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         assert app.screen.rel_path == f"{R2}/principal-1.md"
-        await wait_until(pilot, lambda: "Log leak" in (app.screen.text or ""))
+        await wait_until(
+            pilot,
+            lambda: "Log leak" in (app.screen.text or ""),
+            what='the document to show "Log leak"',
+        )
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is detail)
+        await wait_until(pilot, lambda: app.screen is detail, what="the finding screen to be back")
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen, what="the findings screen to be back")
         assert table(app).cursor_row == 1
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to be back"
+        )
 
 
 async def test_y_copies_the_findings_file_and_lines(project: Project) -> None:
@@ -166,7 +192,9 @@ async def test_brackets_step_rounds_keeping_the_filter(project: Project) -> None
         await pilot.press("b")  # blockers only
         loads = screen.loads
         await pilot.press("[")
-        await wait_until(pilot, lambda: screen.loads > loads)
+        await wait_until(
+            pilot, lambda: screen.loads > loads, what="the findings of the round before to load"
+        )
         assert screen.target.number == 1 and screen.blockers_only
         assert "Round 1" in str(screen.query_one("#findings-title").render())
         await pilot.press("[")  # there is no round before round 1
@@ -174,7 +202,9 @@ async def test_brackets_step_rounds_keeping_the_filter(project: Project) -> None
         assert screen.target.number == 1
         loads = screen.loads
         await pilot.press("]")
-        await wait_until(pilot, lambda: screen.loads > loads)
+        await wait_until(
+            pilot, lambda: screen.loads > loads, what="the findings of the next round to load"
+        )
         assert screen.target.number == 2 and screen.blockers_only
 
 
@@ -184,9 +214,17 @@ async def test_the_palette_opens_a_sessions_latest_findings(project: Project) ->
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, f"Findings: {AUTH}")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open from the palette",
+        )
         assert app.screen.target.number == 2
 
 
@@ -196,12 +234,22 @@ async def test_f_on_the_session_opens_the_latest_round(project: Project) -> None
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.press("F")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         assert app.screen.target.number == 2
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )
 
 
 async def test_findings_follow_a_reviewer_file(project: Project) -> None:
@@ -219,7 +267,11 @@ async def test_findings_follow_a_reviewer_file(project: Project) -> None:
         tmp = path.with_name("quality-1.md.tmp")
         tmp.write_text(text)
         tmp.replace(path)
-        await wait_until(pilot, lambda: "Race in the cache" in titles(app))
+        await wait_until(
+            pilot,
+            lambda: "Race in the cache" in titles(app),
+            what='the new finding "Race in the cache" to be listed',
+        )
         assert app.screen is screen
         assert titles(app)[:2] == ["Token not verified", "Race in the cache"]
         assert count(app).startswith("4 of 4 findings")
@@ -287,7 +339,9 @@ async def test_s_sorts_by_column_and_slash_searches(project: Project) -> None:
         await pilot.press("slash", *"principal")  # reviewers are searched too
         assert titles(app) == ["Token not verified", "Log leak", "Naming", "No rate limit"]
         await pilot.press("escape", "escape")  # clear, then back
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to be back"
+        )
 
 
 async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
@@ -296,9 +350,13 @@ async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_findings(pilot)
         await pilot.press("enter")  # Token not verified
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
         detail = app.screen
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
+        )
         meta = str(detail.query_one("#finding-meta").render())
         assert "critical" in meta and "blocker" in meta and "open" in meta
         assert "src/auth.py:10" in meta and "principal-1" in meta
@@ -310,10 +368,14 @@ async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
         assert app.clipboard == "src/auth.py:10"
 
         await pilot.press("]")  # the next finding of the round: Log leak
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the next finding to be shown"
+        )
         assert detail.finding.title == "Log leak"
         await pilot.press("[")
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the finding before to be shown"
+        )
         assert detail.finding.title == "Token not verified"
 
         # The reviewer rewrites the finding: the detail follows, live.
@@ -322,21 +384,33 @@ async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
         tmp = path.with_name("principal-1.md.tmp")
         tmp.write_text(text)
         tmp.replace(path)
-        await wait_until(pilot, lambda: "Now with a fix." in (detail._text or ""))
+        await wait_until(
+            pilot,
+            lambda: "Now with a fix." in (detail._text or ""),
+            what="the detail to show the edited text",
+        )
         # ... and drops it: round 1 had it; round 2 has no synthesis yet: pending, not
         # resolved (the round's findings are not all in) ...
         tmp.write_text(review("Principal", ("Log leak", "medium", "src/log.py:L5")))
         tmp.replace(path)
-        await wait_until(pilot, lambda: detail.finding.evolution == "pending")
+        await wait_until(
+            pilot,
+            lambda: detail.finding.evolution == "pending",
+            what="the finding to show pending once its reviewer rewrote it",
+        )
         assert "not re-reviewed yet" in str(detail.query_one("#finding-meta").render())
         # ... until round 2's synthesis is written: then round 2 fixed it.
         (s / "rounds" / "round-2" / "final.md").write_text("# Review\n\n**Verdict**: APPROVE\n")
-        await wait_until(pilot, lambda: detail.finding.evolution == "resolved")
+        await wait_until(
+            pilot,
+            lambda: detail.finding.evolution == "resolved",
+            what="the finding to show resolved once round 2 is synthesised",
+        )
         assert "resolved" in str(detail.query_one("#finding-meta").render())
         # Round 1 loses it too: it is gone from round 2's list; its last text stays.
         r1 = s / "rounds" / "round-1" / "reviews" / "principal-1.md"
         r1.write_text(review("Principal", ("Naming", "low", "")))
-        await wait_until(pilot, lambda: detail.gone)
+        await wait_until(pilot, lambda: detail.gone, what="the detail to say its finding is gone")
         assert "not in round 2 now" in str(detail.query_one("#finding-note").render())
         assert "Token not verified" in detail._text  # round 1's record of it, as last read
 
@@ -347,8 +421,14 @@ def test_snapshot_finding_detail(snap_compare, project: Project) -> None:
     async def run_before(pilot: Pilot) -> None:
         await open_findings(pilot)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, FindingScreen))
-        await wait_until(pilot, lambda: pilot.app.screen.loads > 0)
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, FindingScreen),
+            what="the finding screen to open",
+        )
+        await wait_until(
+            pilot, lambda: pilot.app.screen.loads > 0, what="the finding screen to load its finding"
+        )
         pilot.app.clear_notifications()
         await pilot.pause()
 
@@ -362,13 +442,27 @@ async def test_the_screens_keys_are_in_the_palette(project: Project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_findings(pilot)
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "Severity ≥ (key v)")
-        await wait_until(pilot, lambda: app.screen is screen and screen.min_severity == "low")
+        await wait_until(
+            pilot,
+            lambda: app.screen is screen and screen.min_severity == "low",
+            what="the palette's command to set severity ≥ low",
+        )
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "Blockers (key b)")
-        await wait_until(pilot, lambda: screen.blockers_only)
+        await wait_until(
+            pilot, lambda: screen.blockers_only, what="the palette's command to show blockers only"
+        )
 
 
 def fake_editor(tmp_path: Path, code: int = 0) -> tuple[Path, Path]:
@@ -403,7 +497,11 @@ async def test_e_opens_the_finding_in_the_editor_and_comes_back(
         screen = await open_findings(pilot)
         monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
         await pilot.press("e")  # Token not verified: src/auth.py:10
-        await wait_until(pilot, lambda: record.exists() and toasts)
+        await wait_until(
+            pilot,
+            lambda: record.exists() and toasts,
+            what="the editor to be run and a toast to say so",
+        )
         assert record.read_text().split("\n")[:3] == [
             "-n",
             "+10",
@@ -414,15 +512,27 @@ async def test_e_opens_the_finding_in_the_editor_and_comes_back(
 
         await pilot.press("j")  # Log leak: src/log.py does not exist in the project
         await pilot.press("e")
-        await wait_until(pilot, lambda: len(toasts) == 2)
+        await wait_until(
+            pilot, lambda: len(toasts) == 2, what="a second toast (the file does not exist)"
+        )
         assert "does not exist" in toasts[1] and suspended == [True]
 
         record.unlink()
         await pilot.press("k", "enter")  # the detail has `e` too
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
-        await wait_until(pilot, lambda: app.screen.finding is not None)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.finding is not None,
+            what="the finding screen to show its finding",
+        )
         await pilot.press("e")
-        await wait_until(pilot, lambda: record.exists() and len(toasts) == 3)
+        await wait_until(
+            pilot,
+            lambda: record.exists() and len(toasts) == 3,
+            what="the editor to be run again and a third toast",
+        )
         assert "+10" in record.read_text() and isinstance(app.screen, FindingScreen)
 
 
@@ -446,7 +556,7 @@ async def test_e_without_an_editor_or_outside_the_project_says_so(
         monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
         assert titles(app)[0] == "Escape"
         await pilot.press("e")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why the editor cannot open")
         assert "not in this project" in toasts[0] and not launched
 
 
@@ -457,7 +567,9 @@ def test_snapshot_findings_filtered_sorted_searched(snap_compare, project: Proje
     async def run_before(pilot: Pilot) -> None:
         screen = await open_findings(pilot)
         await pilot.press("v", "s", "s", "s", "s", "S", "slash", *"src", "enter")
-        await wait_until(pilot, lambda: screen.query_state.search == "src")
+        await wait_until(
+            pilot, lambda: screen.query_state.search == "src", what='the search for "src" to apply'
+        )
         pilot.app.clear_notifications()
         await pilot.pause()
 
@@ -515,7 +627,7 @@ async def test_t_without_triage_says_why(project: Project, monkeypatch) -> None:
         keys = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
         assert "t" not in keys and "v" in keys
         await pilot.press("t")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why there is no triage")
         assert "No triage in this round" in toasts[0]
 
 
@@ -529,13 +641,19 @@ async def test_the_detail_steps_in_the_tables_order_and_back_lands_on_it(project
         await pilot.press("s", "s", "s")  # by title: Dead code, Log leak, Token not verified, …
         assert titles(app)[:3] == ["Dead code", "Log leak", "Token not verified"]
         await pilot.press("g", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+        )
         detail = app.screen
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
+        )
         assert detail.finding.title == "Dead code"
         await pilot.press("]")
-        await wait_until(pilot, lambda: detail.finding is not None)
+        await wait_until(
+            pilot, lambda: detail.finding is not None, what="the next finding to be shown"
+        )
         assert detail.finding.title == "Log leak"  # the table's next row (by severity: Token)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen, what="the findings screen to be back")
         assert table(app).cursor_row == 1  # on Log leak

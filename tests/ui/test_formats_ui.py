@@ -42,7 +42,9 @@ async def test_mixed_project_by_keys(home) -> None:
         # drill into the running code workflow (newest activity first)
         assert ids[0] == "260310-rate-limiter"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         screen = app.screen
         assert screen.query_one(FormatPanes).display
         steps = screen.query_one("#steps", DrillTable)
@@ -56,15 +58,26 @@ async def test_mixed_project_by_keys(home) -> None:
                 isinstance(app.screen, SessionScreen)
                 and app.screen.session_id == "260310-jwt-auth-refresh-token"
             ),
+            what="the session screen to open on 260310-jwt-auth-refresh-token",
         )
         docs = app.screen.query_one("#documents", DrillTable)
-        await wait_until(pilot, lambda: docs.row_count >= 4)
+        await wait_until(
+            pilot, lambda: docs.row_count >= 4, what="the documents table to list at least 4 files"
+        )
         assert "../../.specs/jwt.md" in docs.row_keys
         docs.focus()
         docs.move_cursor(row=docs.row_keys.index("../../.specs/jwt.md"))
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
-        await wait_until(pilot, lambda: "JWT spec" in (app.screen.text or ""))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open on the spec",
+        )
+        await wait_until(
+            pilot,
+            lambda: "JWT spec" in (app.screen.text or ""),
+            what="the document to show the JWT spec",
+        )
 
 
 def test_snapshot_mixed_main_screen(snap_compare, home) -> None:
@@ -78,7 +91,9 @@ def test_snapshot_code_workflow_session(snap_compare, home) -> None:
     async def run_before(pilot: Pilot) -> None:
         await settle(pilot)
         app.open_session("260310-jwt-auth-refresh-token")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
@@ -97,7 +112,11 @@ async def test_palette_offers_each_format_and_titles(home) -> None:
             t.startswith("Session: 260310-rate-limiter (Add a rate limiter") for t in commands
         )
         commands["Format: iDumb"]()
-        await wait_until(pilot, lambda: app.main_screen.format == "idumb")
+        await wait_until(
+            pilot,
+            lambda: app.main_screen.format == "idumb",
+            what="the list to show the iDumb format",
+        )
         assert {app.sessions[i].framework for i in table_ids(app)} == {"idumb"}
 
 
@@ -163,7 +182,9 @@ async def _show(pilot: Pilot, sid: str) -> str:
     app = pilot.app
     assert app.main_screen.table.select(sid)
     detail = app.main_screen.query_one(DetailPane)
-    await wait_until(pilot, lambda: detail.session_id == sid)
+    await wait_until(
+        pilot, lambda: detail.session_id == sid, what="the detail pane to show the selected session"
+    )
     return detail.query_one("#dp-info").plain
 
 

@@ -28,9 +28,15 @@ async def round_one(pilot: Pilot) -> RoundScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_target(RoundTarget(AUTH, 1, "rounds/round-1"))
-    await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: [t.row_count for t in screen.query("#reviewers")] == [2])
+    await wait_until(
+        pilot,
+        lambda: [t.row_count for t in screen.query("#reviewers")] == [2],
+        what="the round screen to list round 1's 2 reviewers",
+    )
     return screen
 
 
@@ -39,15 +45,25 @@ async def test_back_after_a_step_goes_to_the_breadcrumbs_parent(app: OcrTuiApp) 
         await round_one(pilot)
         await pilot.press("enter")  # round 1's principal-1.md
         await wait_until(
-            pilot, lambda: isinstance(app.screen, DocumentScreen) and app.screen.rel_path == R1
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen) and app.screen.rel_path == R1,
+            what="round 1's principal-1.md to open",
         )
         assert crumbs(app) == f"Sessions › {AUTH} › Round 1 › principal-1.md"
         await pilot.press("]")  # the same reviewer's file in round 2, in place
-        await wait_until(pilot, lambda: app.screen.rel_path == R2)
+        await wait_until(
+            pilot,
+            lambda: app.screen.rel_path == R2,
+            what="the document to step to round 2's principal-1.md",
+        )
         assert crumbs(app) == f"Sessions › {AUTH} › Round 2 › principal-1.md"
 
         await pilot.press("escape")  # the breadcrumb's parent: round 2, not round 1
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the round screen (round 2) to open",
+        )
         assert app.screen.round_number == 2
         assert crumbs(app) == f"Sessions › {AUTH} › Round 2"
         # The round screen below showed round 2 in place: the stack did not grow.
@@ -58,11 +74,21 @@ async def test_back_without_a_step_returns_where_it_came_from(app: OcrTuiApp) ->
     async with app.run_test(size=SIZE) as pilot:
         round_screen = await round_one(pilot)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         await pilot.press("]", "[")  # there and back: round 1's file again
-        await wait_until(pilot, lambda: app.screen.rel_path == R1)
+        await wait_until(
+            pilot,
+            lambda: app.screen.rel_path == R1,
+            what="round 1's principal-1.md to be shown again",
+        )
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is round_screen)
+        await wait_until(
+            pilot, lambda: app.screen is round_screen, what="the round screen to be back"
+        )
         assert round_screen.round_number == 1
 
 
@@ -70,12 +96,20 @@ async def test_back_after_stepping_findings_goes_to_that_round(app: OcrTuiApp) -
     async with app.run_test(size=SIZE) as pilot:
         await round_one(pilot)
         await pilot.press("F")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         await pilot.press("]")  # round 2's findings, in place
-        await wait_until(pilot, lambda: app.screen.round_number == 2)
+        await wait_until(
+            pilot, lambda: app.screen.round_number == 2, what="the findings to step to round 2"
+        )
         assert crumbs(app) == f"Sessions › {AUTH} › Round 2 › Findings"
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert app.screen.round_number == 2
         assert len(app.screen_stack) == 2
 
@@ -90,20 +124,40 @@ async def test_back_after_a_step_keeps_following_the_breadcrumb(app: OcrTuiApp) 
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         app.open_target(FindingsTarget(AUTH, 2, "rounds/round-2"))
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         app.open_target(DocumentTarget(AUTH, R2))  # as `o` on a finding of principal-1 does
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         await pilot.press("[")
-        await wait_until(pilot, lambda: app.screen.rel_path == R1)
+        await wait_until(
+            pilot,
+            lambda: app.screen.rel_path == R1,
+            what="the document to step to round 1's principal-1.md",
+        )
         assert crumbs(app) == f"Sessions › {AUTH} › Round 1 › principal-1.md"
 
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert app.screen.round_number == 1
         assert [type(s).__name__ for s in app.screen_stack] == [
             "MainScreen", "SessionScreen", "RoundScreen"
         ]  # fmt: skip
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )

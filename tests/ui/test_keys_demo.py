@@ -61,16 +61,30 @@ async def test_d_toggles_the_demo_and_returns_to_the_project(
         assert d_key(app) == ("demo", "Demo")
         # From a drill-down screen: the demo is shown on the list, not under the session.
         app.open_target(SessionTarget(before[0]))
-        await wait_until(pilot, lambda: len(app.screen_stack) == 2)
+        await wait_until(
+            pilot,
+            lambda: len(app.screen_stack) == 2,
+            what="the session screen to open over the list",
+        )
         await pilot.press("d")
-        await wait_until(pilot, lambda: table_ids(app) == ["2026-03-10-demo-1"])
+        await wait_until(
+            pilot,
+            lambda: table_ids(app) == ["2026-03-10-demo-1"],
+            what="the demo's session to be listed",
+        )
         assert app.project == Project(demo.root) and "demo" in app.sub_title
         assert isinstance(app.screen, MainScreen)
         assert d_key(app) == ("leave_demo", "Leave demo")  # not a second `d Demo`
 
         await pilot.press("d")  # back where we were
-        await wait_until(pilot, lambda: app.project == project)
-        await wait_until(pilot, lambda: sorted(table_ids(app)) == sorted(before))
+        await wait_until(
+            pilot, lambda: app.project == project, what="the app to be back on the project"
+        )
+        await wait_until(
+            pilot,
+            lambda: sorted(table_ids(app)) == sorted(before),
+            what="the project's sessions to be listed again",
+        )
         await until_stopped(demo)
         assert "demo" not in app.sub_title
         assert d_key(app) == ("demo", "Demo")
@@ -82,9 +96,17 @@ async def test_d_without_a_project_returns_to_none(home: Path, monkeypatch) -> N
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("d")
-        await wait_until(pilot, lambda: table_ids(app) == ["2026-03-10-demo-1"])
+        await wait_until(
+            pilot,
+            lambda: table_ids(app) == ["2026-03-10-demo-1"],
+            what="the demo's session to be listed",
+        )
         await pilot.press("d")
-        await wait_until(pilot, lambda: app.project is None and app.status == "no-project")
+        await wait_until(
+            pilot,
+            lambda: app.project is None and app.status == "no-project",
+            what="the app to be back to no project",
+        )
         await until_stopped(demo)
         assert table_ids(app) == [] and app.main_screen.has_class("-empty")
         assert app.sessions == {}

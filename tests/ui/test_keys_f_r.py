@@ -45,17 +45,27 @@ async def test_f_on_the_list_opens_the_highlighted_session_s_findings(project: P
         await pilot.pause()
         assert key_state(app, "F") is True and "Findings" in footer(app)
         await pilot.press("F")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         assert app.screen.target.session_id == AUTH and app.screen.target.number == 2
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, MainScreen), what="the list to be back"
+        )
 
         app.notify = lambda m, **kw: toasts.append(m)  # type: ignore[method-assign]
         app.jump_to_session(REFACTOR)
-        await wait_until(pilot, lambda: key_state(app, "F") is False)  # dimmed, not gone
+        await wait_until(
+            pilot,
+            lambda: key_state(app, "F") is False,
+            what="the F key to be dimmed for a session with no round",
+        )  # dimmed, not gone
         assert "Findings" in footer(app)
         await pilot.press("F")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why F does nothing")
         assert toasts == ["This session has no review round yet: F has nothing to open."]
         assert isinstance(app.screen, MainScreen)
 
@@ -69,9 +79,17 @@ async def test_the_list_help_and_palette_say_f(project: Project) -> None:
         _title, sections = await open_help(pilot)
         assert described(sections["Session list"])["Findings"] == "F"
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, f"Findings: {AUTH} round 2")
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open from the palette",
+        )
 
 
 async def test_r_on_a_session_opens_the_reviews_at_its_latest_round(project: Project) -> None:
@@ -80,31 +98,45 @@ async def test_r_on_a_session_opens_the_reviews_at_its_latest_round(project: Pro
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_session("2026-03-10-fix-cache")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         session = app.screen
         assert key_state(app, "r") is True
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ReviewsScreen), what="the reviews screen to open"
+        )
         await pilot.pause()
         t = table(app)
         assert t.get_cell(t.row_keys[t.cursor_row], "session").plain == "2026-03-10-fix-cache"
         assert len(t.row_keys) == 4  # every round, the cursor on this session's
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is session)
+        await wait_until(pilot, lambda: app.screen is session, what="the session screen to be back")
 
         app.open_session(AUTH)  # two rounds: the latest
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ReviewsScreen), what="the reviews screen to open"
+        )
         await pilot.pause()
         t = table(app)
         key = t.row_keys[t.cursor_row]
         assert (t.get_cell(key, "session").plain, t.get_cell(key, "round").plain) == (AUTH, "R2")
 
         app.open_session(REFACTOR)  # no round yet: nothing to be at
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         screen = app.screen
-        await wait_until(pilot, lambda: screen.is_mounted and screen.view is not None)
+        await wait_until(
+            pilot,
+            lambda: screen.is_mounted and screen.view is not None,
+            what="the session screen to show its session",
+        )
         await pilot.pause()
         assert key_state(app, "r") is None and "Reviews" not in footer(app)
 
@@ -114,13 +146,23 @@ async def test_the_session_help_and_palette_say_r(project: Project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         _title, sections = await open_help(pilot)
         assert described(sections["Session"])["Reviews"] == "r"
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "Reviews (key r)")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, ReviewsScreen),
+            what="the reviews screen to open from the palette",
+        )
 
 
 async def test_no_f_or_r_without_an_ocr_session(home) -> None:
@@ -135,8 +177,14 @@ async def test_no_f_or_r_without_an_ocr_session(home) -> None:
         assert key_state(app, "F") is None and "Findings" not in footer(app)
         sid = table_ids(app)[0]
         app.open_session(sid)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         screen = app.screen
-        await wait_until(pilot, lambda: screen.is_mounted and screen.view is not None)
+        await wait_until(
+            pilot,
+            lambda: screen.is_mounted and screen.view is not None,
+            what="the session screen to show its session",
+        )
         await pilot.pause()
         assert key_state(app, "r") is None and "Reviews" not in footer(app)

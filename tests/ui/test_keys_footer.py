@@ -23,20 +23,28 @@ async def test_brackets_only_where_there_are_rounds_to_step(app: OcrTuiApp, monk
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_target(DocumentTarget(AUTH, "context.md"))  # the session's, of no round
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
-        await wait_until(pilot, lambda: app.screen.loads > 0)
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
+        await wait_until(pilot, lambda: app.screen.loads > 0, what="the document to be read")
         keys = app.screen.active_bindings
         assert "left_square_bracket" not in keys and "right_square_bracket" not in keys
         assert "escape" in keys  # Back is there
         await pilot.press("[")  # does nothing, and says why
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why [ does nothing")
         assert toasts == [
             "This document belongs to no round or map run: [ and ] have nowhere to go."
         ]
         assert app.screen.rel_path == "context.md"
 
         app.open_target(DocumentTarget(AUTH, "rounds/round-2/reviews/principal-1.md"), "back")
-        await wait_until(pilot, lambda: app.screen.rel_path.startswith("rounds/"))
+        await wait_until(
+            pilot,
+            lambda: app.screen.rel_path.startswith("rounds/"),
+            what="the round 2 document to replace it",
+        )
         keys = app.screen.active_bindings
         assert keys["left_square_bracket"].binding.description == "Prev round"
         assert "right_square_bracket" not in keys  # round 2 is the last: `]` hidden
@@ -48,7 +56,7 @@ async def test_a_hidden_key_pressed_anyway_says_why(app: OcrTuiApp, monkeypatch)
         await loaded(pilot)
         assert "t" not in app.screen.active_bindings  # one format: nothing to cycle
         await pilot.press("t")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why t does nothing")
         assert len(toasts) == 1 and "t" in toasts[0]
         toasts.clear()
         await pilot.press("x")  # bound to nothing: nothing to say
@@ -72,15 +80,19 @@ async def test_round_brackets_only_where_a_round_is(project) -> None:
         await loaded(pilot)
         app.notify = lambda m, **kw: toasts.append(str(m))
         app.open_target(RoundTarget("2026-03-10-feat-auth", 2, "rounds/round-2"))
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         await pilot.pause()
         shown = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
         assert "left_square_bracket" in shown and "right_square_bracket" not in shown
         await pilot.press("]")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why ] does nothing")
         assert toasts[-1] == "No later round." and app.screen.round_number == 2
         await pilot.press("[")
-        await wait_until(pilot, lambda: app.screen.round_number == 1)
+        await wait_until(
+            pilot, lambda: app.screen.round_number == 1, what="the round screen to step to round 1"
+        )
         shown = {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
         assert "left_square_bracket" not in shown and "right_square_bracket" in shown
 
@@ -104,8 +116,14 @@ async def test_list_keys_appear_with_the_first_session(tmp_path) -> None:
         return {k for k, b in app.screen.active_bindings.items() if b.enabled and b.binding.show}
 
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status != "loading")
+        await wait_until(
+            pilot, lambda: app.status != "loading", what="the first scan to be applied"
+        )
         await pilot.pause()
         assert not {"slash", "f", "s"} & footer()
         build_history(root, sessions=1, now=datetime(2026, 1, 1, tzinfo=UTC))
-        await wait_until(pilot, lambda: {"slash", "f", "s"} <= footer())
+        await wait_until(
+            pilot,
+            lambda: {"slash", "f", "s"} <= footer(),
+            what="the list's keys to appear in the footer",
+        )

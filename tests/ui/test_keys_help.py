@@ -26,7 +26,9 @@ async def open_help(pilot: Pilot) -> tuple[str, Rows]:
     """Press `?`: the help's text and its rows by section; then close it."""
     app = pilot.app
     await pilot.press("question_mark")
-    await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen to open"
+    )
     help_screen = app.screen
     # The text as built, one entry a line (on screen, a long entry wraps under its text:
     # tests/ui/test_drilldown_footer_and_help.py).
@@ -42,7 +44,7 @@ async def open_help(pilot: Pilot) -> tuple[str, Rows]:
             keys, description, *tooltip = re.split(r"\s{2,}", line.strip())
             rows.append((keys, description, tooltip[0] if tooltip else ""))
     await pilot.press("escape")
-    await wait_until(pilot, lambda: app.screen is not help_screen)
+    await wait_until(pilot, lambda: app.screen is not help_screen, what="the help screen to close")
     return title, sections
 
 
@@ -76,8 +78,14 @@ async def test_a_round_screen_help_lists_its_own_keys(app: OcrTuiApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_target(RoundTarget(AUTH, 2, "rounds/round-2"))
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
-        await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "reviewers")
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: app.focused is not None and app.focused.id == "reviewers",
+            what="the reviewers table to take the focus",
+        )
         title, sections = await open_help(pilot)
         assert title == "Keys and legend · Round"
         keys = described(sections["Round"])
@@ -95,12 +103,20 @@ async def test_a_document_lists_brackets_only_when_they_step(app: OcrTuiApp) -> 
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_target(DocumentTarget(AUTH, "rounds/round-1/reviews/principal-1.md"))
-        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, DocumentScreen),
+            what="the document screen to open",
+        )
         _, sections = await open_help(pilot)
         assert "Next round" in described(sections["Document"])  # round 1: nothing before it
         assert "Prev round" not in described(sections["Document"])
         app.open_target(DocumentTarget(AUTH, "context.md"), "back")  # replaces it
-        await wait_until(pilot, lambda: app.screen.rel_path == "context.md")
+        await wait_until(
+            pilot,
+            lambda: app.screen.rel_path == "context.md",
+            what="context.md to replace the document",
+        )
         _, sections = await open_help(pilot)
         keys = described(sections["Document"])
         assert "Prev round" not in keys and "Next round" not in keys

@@ -28,7 +28,11 @@ def empty_text(app) -> str:
 async def test_no_project_names_every_format(home: Path) -> None:
     app = make_app(None, start_path=home / "code" / "nowhere", clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: "No project found" in empty_text(app))
+        await wait_until(
+            pilot,
+            lambda: "No project found" in empty_text(app),
+            what="the screen to say no project was found",
+        )
         text = empty_text(app)
         for marker in (".ocr/", ".claude/.docs/", ".scientific-analysis-session/", ".idumb/"):
             assert marker in text
@@ -42,12 +46,22 @@ async def test_a_project_created_while_it_runs_is_shown(home: Path) -> None:
     root.mkdir(parents=True)
     app = make_app(None, start_path=root / "src", clock=fixed_clock)  # looked for from below
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: "No project found" in empty_text(app))
+        await wait_until(
+            pilot,
+            lambda: "No project found" in empty_text(app),
+            what="the screen to say no project was found",
+        )
         assert app.project is None
         assert app.sub_title == "no project"
         sample_project(root)  # `.ocr/` and its sessions appear
-        await wait_until(pilot, lambda: app.project == Project(root))
-        await wait_until(pilot, lambda: len(table_ids(app)) == 6)
+        await wait_until(
+            pilot, lambda: app.project == Project(root), what="the app to find the new project"
+        )
+        await wait_until(
+            pilot,
+            lambda: len(table_ids(app)) == 6,
+            what="the new project's 6 sessions to be listed",
+        )
         assert not app.main_screen.has_class("-empty")
         assert app.sub_title == "~/code/later"  # the title names it too
 
@@ -56,7 +70,15 @@ async def test_another_formats_project_is_noticed_too(home: Path) -> None:
     root = home / "later"
     app = make_app(None, start_path=root, clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: "No project found" in empty_text(app))
+        await wait_until(
+            pilot,
+            lambda: "No project found" in empty_text(app),
+            what="the screen to say no project was found",
+        )
         (root / ".idumb").mkdir(parents=True)
-        await wait_until(pilot, lambda: app.project == Project(root))
+        await wait_until(
+            pilot,
+            lambda: app.project == Project(root),
+            what="the app to find the new iDumb project",
+        )
         assert app.status != "no-project"

@@ -84,7 +84,11 @@ async def test_a_run_moves_no_column_and_no_pane(tmp_path, size) -> None:
         seen = set()
         for _ in run.steps():
             want = run.expected()
-            await wait_until(pilot, lambda want=want: shown(app.sessions.get(run.live)) == want)
+            await wait_until(
+                pilot,
+                lambda want=want: shown(app.sessions.get(run.live)) == want,
+                what="the app to read the run's step",
+            )
             await pilot.pause()
             seen.add(want[0])
             assert geometry(app) == first, (size, want)
@@ -110,7 +114,9 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
         await loaded(pilot)
         app.main_screen.table.select(run.live)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         screen = app.screen
         await pilot.pause()
         left = screen.query_one("#session-left").region.width
@@ -121,7 +127,11 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
         verdict = None
         for _ in run.steps():
             want = run.expected()
-            await wait_until(pilot, lambda want=want: shown(app.sessions.get(run.live)) == want)
+            await wait_until(
+                pilot,
+                lambda want=want: shown(app.sessions.get(run.live)) == want,
+                what="the app to read the run's step",
+            )
             await pilot.pause()
             if size != (80, 24):  # (stacked below WIDE_AT: as wide as the screen)
                 assert screen.query_one("#session-left").region.width == left, want

@@ -56,15 +56,25 @@ async def test_keys_move_the_cursor_and_page() -> None:
         await pilot.press("up")
         assert table.cursor_row == 1
         await pilot.press("enter")
-        await wait_until(pilot, lambda: ("selected", "1") in app.events)
+        await wait_until(
+            pilot,
+            lambda: ("selected", "1") in app.events,
+            what="the table to report row 1 selected",
+        )
         await pilot.press("pagedown")
         assert table.cursor_row > 5 and table.scroll_offset.y > 0
         await pilot.press("ctrl+end")
-        await wait_until(pilot, lambda: table.cursor_row == 9_999)
+        await wait_until(
+            pilot, lambda: table.cursor_row == 9_999, what="the cursor to reach the last row"
+        )
         await pilot.pause()
         assert "9999" in table.render_line(table.size.height - 1).text
         await pilot.press("ctrl+home")
-        await wait_until(pilot, lambda: table.cursor_row == 0 and table.scroll_offset.y == 0)
+        await wait_until(
+            pilot,
+            lambda: table.cursor_row == 0 and table.scroll_offset.y == 0,
+            what="the cursor and scroll to be back at the top",
+        )
         assert ("highlighted", "9999") in app.events
 
 
@@ -88,8 +98,20 @@ async def test_mouse_moves_selects_and_sorts() -> None:
         assert table.cursor_row == 3
         assert ("selected", "3") not in app.events
         await pilot.click("#numbers", offset=(2, 4))  # the cursor row again: opens it
-        await wait_until(pilot, lambda: ("selected", "3") in app.events)
+        await wait_until(
+            pilot,
+            lambda: ("selected", "3") in app.events,
+            what="the table to report row 3 selected",
+        )
         await pilot.click("#numbers", offset=(12, 0))  # the second column's header
-        await wait_until(pilot, lambda: ("header", "sq") in app.events)
+        await wait_until(
+            pilot,
+            lambda: ("header", "sq") in app.events,
+            what="the table to report a click on the sq header",
+        )
         await pilot.hover("#numbers", offset=(2, 6))
-        await wait_until(pilot, lambda: table.hover_row == 5 and table._show_hover_cursor)
+        await wait_until(
+            pilot,
+            lambda: table.hover_row == 5 and table._show_hover_cursor,
+            what="the hover cursor to show on row 5",
+        )

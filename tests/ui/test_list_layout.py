@@ -131,7 +131,11 @@ async def test_detail_panes_side_by_side(home, size) -> None:
             assert screen.focused is box
             if box.max_scroll_y:
                 await pilot.press("end")
-                await wait_until(pilot, lambda box=box: box.scroll_y == box.max_scroll_y)
+                await wait_until(
+                    pilot,
+                    lambda box=box: box.scroll_y == box.max_scroll_y,
+                    what="the pane to scroll to its end",
+                )
         assert size != (80, 24) or any(b.max_scroll_y for b in boxes)  # (more than shows)
         await pilot.press(*["shift+tab"] * len(boxes))
         assert screen.focused is table
@@ -157,7 +161,11 @@ async def test_format_header_only_with_its_sessions_in_view(home) -> None:
         assert bar.display
         await pilot.press("t")  # all formats again; a search leaving no iDumb row hides it
         await pilot.press("slash", *"rate", "enter")
-        await wait_until(pilot, lambda: table_ids(app) == ["260310-rate-limiter"])
+        await wait_until(
+            pilot,
+            lambda: table_ids(app) == ["260310-rate-limiter"],
+            what="the search to leave only 260310-rate-limiter",
+        )
         assert not bar.display
     app = mixed_app(home, "wide")
     async with app.run_test(size=(200, 60)) as pilot:
@@ -194,7 +202,9 @@ async def test_sort_mark_and_reverse(home) -> None:
         assert labels()["id"] == "Session ▼"
         assert table_ids(app) == sorted(before, key=name_order, reverse=True)
         await pilot.click("#sessions", offset=(6, 0))  # the Session header: reversed again
-        await wait_until(pilot, lambda: labels()["id"] == "Session ▲")
+        await wait_until(
+            pilot, lambda: labels()["id"] == "Session ▲", what="the Session header to show ▲"
+        )
         assert table_ids(app) == sorted(before, key=name_order)
 
 
@@ -215,7 +225,7 @@ async def test_search_finds_titles_agents_and_verdicts(home, text, expected) -> 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("slash", *text, "enter")
-        await wait_until(pilot, lambda: app.main_screen.search == text)
+        await wait_until(pilot, lambda: app.main_screen.search == text, what="the search to apply")
         await pilot.pause()
         assert set(table_ids(app)) == expected
         # kept: the footer says how to clear it, and Esc does
@@ -282,7 +292,11 @@ async def test_each_column_means_one_thing(home) -> None:
         assert cell("2026-03-10-feat-auth", "elapsed") == "50m"  # the session's, not round 2's
         table.select("2026-03-10-feat-auth")  # the detail pane says both, each by its name
         clock = app.main_screen.query_one("#dp-clock")
-        await wait_until(pilot, lambda: "elapsed  50m (running)" in str(clock.render()))
+        await wait_until(
+            pilot,
+            lambda: "elapsed  50m (running)" in str(clock.render()),
+            what="the detail pane to show the elapsed time, running",
+        )
         assert "round    20m" in str(clock.render())
         labels = {s.key: s.label for s in table.shown}
         assert "round_time" not in labels  # several formats: no per-round time

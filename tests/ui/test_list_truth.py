@@ -204,7 +204,9 @@ async def play(project: Project, steps: list[tuple]) -> None:
     terminal = record(app, SIZE)
     model = Model()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status == "ready", what="the empty project watched")
+        await wait_until(
+            pilot, lambda: app.status == "ready", what="the empty project to be watched"
+        )
         for step in steps:
             table = app.main_screen.table
             before = (table.scroll_offset.y, table.highlighted_id if table.row_count else None)
@@ -265,7 +267,9 @@ async def test_new_sessions_show_at_the_top_while_the_cursor_stays_on_its_sessio
     project = make_project(tmp_path / "proj")
     app, terminal, model, first = await start(project, 8)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status == "ready", what="the empty project watched")
+        await wait_until(
+            pilot, lambda: app.status == "ready", what="the empty project to be watched"
+        )
         app.post_message(model.message(project, first))
         await settle(pilot)
         table = app.main_screen.table
@@ -291,7 +295,9 @@ async def test_a_scrolled_list_keeps_the_rows_in_view_as_sessions_come(tmp_path)
     project = make_project(tmp_path / "proj")
     app, terminal, model, first = await start(project, 40)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status == "ready", what="the empty project watched")
+        await wait_until(
+            pilot, lambda: app.status == "ready", what="the empty project to be watched"
+        )
         app.post_message(model.message(project, first))
         await settle(pilot)
         table = app.main_screen.table
@@ -317,7 +323,9 @@ async def test_a_click_opens_the_row_shown_where_it_was_clicked_after_rows_moved
     project = make_project(tmp_path / "proj")
     app, terminal, model, first = await start(project, 30)  # the list as tall as it gets
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status == "ready", what="the empty project watched")
+        await wait_until(
+            pilot, lambda: app.status == "ready", what="the empty project to be watched"
+        )
         app.post_message(model.message(project, first))
         await settle(pilot)
         table = app.main_screen.table

@@ -74,7 +74,9 @@ async def test_list_and_session_screen_show_the_same_start(app: OcrTuiApp) -> No
         assert shown not in ("", "—")
         table.select(sid)
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         meta = str(app.screen.query_one("#session-meta", Static).render()).replace("\xa0", " ")
         assert f"started {shown} UTC (" in meta
         detail = app.main_screen.query_one(DetailPane)
@@ -90,7 +92,11 @@ async def test_detail_pane_says_how_long_a_stall_lasts(app: OcrTuiApp) -> None:
         await loaded(pilot)
         app.main_screen.table.select(sid)
         detail = app.main_screen.query_one(DetailPane)
-        await wait_until(pilot, lambda: detail.session_id == sid)
+        await wait_until(
+            pilot,
+            lambda: detail.session_id == sid,
+            what="the detail pane to show the selected session",
+        )
         info = " ".join(detail.query_one("#dp-info").plain.split())  # (values wrap)
         assert "stalled: no activity for 2d 1h (limit 30m)" in info, info
         assert "for a while" not in info
@@ -110,9 +116,17 @@ async def test_fact_labels_are_not_cut_with_room(home) -> None:
         sid = next(s for s, v in app.sessions.items() if v.framework == "idumb")
         app.main_screen.table.select(sid)
         detail = app.main_screen.query_one(DetailPane)
-        await wait_until(pilot, lambda: detail.session_id == sid)
+        await wait_until(
+            pilot,
+            lambda: detail.session_id == sid,
+            what="the detail pane to show the selected session",
+        )
         text = detail.query_one("#dp-rounds-text", Laid)
-        await wait_until(pilot, lambda: "phase at creation " in text.plain)
+        await wait_until(
+            pilot,
+            lambda: "phase at creation " in text.plain,
+            what="the rounds pane to show the phase at creation",
+        )
         assert "creati…" not in text.plain
 
 

@@ -69,23 +69,43 @@ async def test_new_session_phase_change_and_round_completion(project, monkeypatc
         assert table.highlighted_id == "2026-03-10-fix-cache"
 
         write_session(project, "2026-03-10-new-thing", started=NOW - timedelta(minutes=2))
-        await wait_until(pilot, lambda: "2026-03-10-new-thing" in table_ids(app))
+        await wait_until(
+            pilot,
+            lambda: "2026-03-10-new-thing" in table_ids(app),
+            what="the new session to be listed",
+        )
         assert any("2026-03-10-new-thing" in t for t in toasts)
 
         set_state(project, AUTH, current_phase="discourse", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: phase_of(app, AUTH).endswith("Reviewer Discourse"))
+        await wait_until(
+            pilot,
+            lambda: phase_of(app, AUTH).endswith("Reviewer Discourse"),
+            what="the session's phase to show Reviewer Discourse",
+        )
         assert f"{AUTH}: Parallel Reviews → Reviewer Discourse" in toasts
 
         # The highlighted session's change shows in its row and the detail pane: no toast.
         set_state(project, "2026-03-10-fix-cache", status="closed", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: app.sessions["2026-03-10-fix-cache"].status == "closed")
+        await wait_until(
+            pilot,
+            lambda: app.sessions["2026-03-10-fix-cache"].status == "closed",
+            what="fix-cache to be read as closed",
+        )
         set_state(project, "2026-03-10-fix-cache", current_phase="synthesis")
-        await wait_until(pilot, lambda: phase_of(app, "2026-03-10-fix-cache").endswith("Synthesis"))
+        await wait_until(
+            pilot,
+            lambda: phase_of(app, "2026-03-10-fix-cache").endswith("Synthesis"),
+            what="fix-cache's phase to show Synthesis",
+        )
         assert not any("fix-cache" in t for t in toasts)
 
         final = project.sessions_dir / AUTH / "rounds" / "round-2" / "final.md"
         final.write_text(final_md("APPROVE", (0, 1, 2)))
-        await wait_until(pilot, lambda: table.get_cell(AUTH, "verdict").plain == "APPROVE")
+        await wait_until(
+            pilot,
+            lambda: table.get_cell(AUTH, "verdict").plain == "APPROVE",
+            what="the verdict cell to show APPROVE",
+        )
         assert any("round 2 complete · APPROVE" in t for t in toasts)
 
         assert table.highlighted_id == "2026-03-10-fix-cache"
@@ -97,19 +117,35 @@ async def test_removed_session_and_deleted_sessions_dir(project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         shutil.rmtree(project.sessions_dir / "2026-03-09-main")
-        await wait_until(pilot, lambda: "2026-03-09-main" not in table_ids(app))
+        await wait_until(
+            pilot,
+            lambda: "2026-03-09-main" not in table_ids(app),
+            what="2026-03-09-main to leave the list",
+        )
         assert "2026-03-09-main" not in app.sessions
 
         shutil.rmtree(project.sessions_dir)
         empty = app.main_screen.query_one("#empty", Static)
-        await wait_until(pilot, lambda: app.main_screen.has_class("-empty"))
-        await wait_until(pilot, lambda: "was deleted" in str(empty.render()))
+        await wait_until(
+            pilot,
+            lambda: app.main_screen.has_class("-empty"),
+            what="the list to show its empty state",
+        )
+        await wait_until(
+            pilot,
+            lambda: "was deleted" in str(empty.render()),
+            what="the empty state to say the directory was deleted",
+        )
         assert "keep waiting" in str(empty.render())
         assert table_ids(app) == []
 
         project.sessions_dir.mkdir()
         write_session(project, "2026-03-11-back", rounds=[RoundSpec({"principal-1": []})])
-        await wait_until(pilot, lambda: table_ids(app) == ["2026-03-11-back"])
+        await wait_until(
+            pilot,
+            lambda: table_ids(app) == ["2026-03-11-back"],
+            what="the recreated session to be the only row",
+        )
         assert not app.main_screen.has_class("-empty")
 
 
@@ -125,5 +161,7 @@ async def test_the_clock_ticks_without_a_fixed_clock(empty_project) -> None:
         before = table.get_cell("2026-03-10-live", "elapsed").plain
         assert before.endswith("s") or before == "1m"
         await wait_until(
-            pilot, lambda: table.get_cell("2026-03-10-live", "elapsed").plain != before
+            pilot,
+            lambda: table.get_cell("2026-03-10-live", "elapsed").plain != before,
+            what="the elapsed time to tick",
         )

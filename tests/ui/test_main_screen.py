@@ -71,12 +71,20 @@ async def test_vim_keys_move_the_cursor_and_the_detail_follows(app: OcrTuiApp) -
         assert table.highlighted_id == BY_ACTIVITY[0]
         await pilot.press("j", "j")
         assert table.highlighted_id == BY_ACTIVITY[2]
-        await wait_until(pilot, lambda: detail.session_id == BY_ACTIVITY[2])
+        await wait_until(
+            pilot,
+            lambda: detail.session_id == BY_ACTIVITY[2],
+            what="the detail pane to follow the cursor",
+        )
         await pilot.press("k")
         assert table.highlighted_id == BY_ACTIVITY[1]
         await pilot.press("G")
         assert table.highlighted_id == BY_ACTIVITY[-1]
-        await wait_until(pilot, lambda: detail.session_id == BY_ACTIVITY[-1])
+        await wait_until(
+            pilot,
+            lambda: detail.session_id == BY_ACTIVITY[-1],
+            what="the detail pane to follow the cursor to the last row",
+        )
         info = detail.query_one("#dp-info").plain
         assert "Problems" in info and "✗ state.json" in info  # what is wrong with it
         await pilot.press("g")
@@ -157,7 +165,9 @@ async def test_enter_opens_the_session_screen(app: OcrTuiApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("j", "enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         assert app.screen.session_id == BY_ACTIVITY[1]
 
 
@@ -165,21 +175,25 @@ async def test_help_lists_the_keys_of_every_screen(app: OcrTuiApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen to open"
+        )
         text = str(app.screen.query_one("#help-text", Static).render())
         for expected in ("Everywhere", "Session list", "Filter", "Sort", "Search", "Demo"):
             assert expected in text
         assert "↓ j" in text and "↑ k" in text  # merged with the arrow keys
         assert "✗" in text and "stalled" in text  # the legend
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        await wait_until(
+            pilot, lambda: not isinstance(app.screen, HelpScreen), what="the help screen to close"
+        )
 
 
 async def test_q_quits(app: OcrTuiApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("q")
-        await wait_until(pilot, lambda: app.return_code is not None)
+        await wait_until(pilot, lambda: app.return_code is not None, what="the app to quit")
 
 
 async def test_tick_updates_only_the_clock_cells(app: OcrTuiApp, monkeypatch) -> None:
@@ -247,9 +261,15 @@ async def test_keys_typed_in_one_burst_land_where_they_should(app: OcrTuiApp) ->
             app.post_message(events.Key({"-": "minus"}.get(ch, ch), ch))
         app.post_message(events.Key("enter", "\r"))
         app.post_message(events.Key("j", "j"))
-        await wait_until(pilot, lambda: app.main_screen.search == "03-10")
+        await wait_until(
+            pilot, lambda: app.main_screen.search == "03-10", what="the typed search to apply"
+        )
         assert table_ids(app) == BY_ACTIVITY[:3]
-        await wait_until(pilot, lambda: app.main_screen.table.highlighted_id == BY_ACTIVITY[1])
+        await wait_until(
+            pilot,
+            lambda: app.main_screen.table.highlighted_id == BY_ACTIVITY[1],
+            what="the cursor to land on the second row",
+        )
         assert isinstance(app.focused, SessionTable)
 
 
@@ -263,7 +283,11 @@ async def test_theme_change_recolours_the_glyphs(app: OcrTuiApp) -> None:
 
         before = glyph_colour()
         app.theme = "gruvbox"
-        await wait_until(pilot, lambda: glyph_colour() != before)
+        await wait_until(
+            pilot,
+            lambda: glyph_colour() != before,
+            what="the glyphs to take the new theme's colour",
+        )
 
 
 def test_no_viewed_session_without_the_list() -> None:

@@ -30,11 +30,15 @@ async def open_run(pilot: Pilot) -> MapRunScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_session(MAP)
-    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+    )
     app.open_target(MapRunTarget(MAP, 1, RUN))
-    await wait_until(pilot, lambda: isinstance(app.screen, MapRunScreen))
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, MapRunScreen), what="the map run screen to open"
+    )
     screen = app.screen
-    await wait_until(pilot, lambda: screen.loads > 0)
+    await wait_until(pilot, lambda: screen.loads > 0, what="the map run screen to load")
     await pilot.pause()
     return screen
 
@@ -77,7 +81,11 @@ async def test_map_run_by_keys(project: Project, monkeypatch) -> None:
         await pilot.pause()
         assert screen.target == MapRunTarget(MAP, 1, RUN)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )
 
 
 async def test_reviewed_marks_show_live(project: Project) -> None:
@@ -93,7 +101,11 @@ async def test_reviewed_marks_show_live(project: Project) -> None:
             "INSERT INTO user_file_progress VALUES (2, 3, 1, '2026-03-10 14:59:30');"
             "INSERT INTO user_file_progress VALUES (3, 5, 1, '2026-03-10 14:59:40');",
         )
-        await wait_until(pilot, lambda: cells(app, "#map-files", "done") == ["✓", "·", "✓"])
+        await wait_until(
+            pilot,
+            lambda: cells(app, "#map-files", "done") == ["✓", "·", "✓"],
+            what="the files table to show the new reviewed marks",
+        )
         assert text(app, "#map-count").startswith("3 / 5 files reviewed")
         assert cells(app, "#map-sections", "reviewed")[1] == "███████░░░ 2/3"
 
@@ -144,18 +156,34 @@ async def test_the_session_screen_opens_its_map_run_by_key(project: Project) -> 
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.open_session(MAP)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         assert "m" in app.screen.active_bindings
         await pilot.press("m")
-        await wait_until(pilot, lambda: isinstance(app.screen, MapRunScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, MapRunScreen), what="the map run screen to open"
+        )
         assert (app.screen.session_id, app.screen.target.number) == (MAP, 1)
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )
 
         plain = next(v.id for v in app.sessions.values() if not v.map_runs)
         app.open_session(plain)
-        await wait_until(pilot, lambda: getattr(app.screen, "session_id", None) == plain)
-        await wait_until(pilot, lambda: app.screen.query("#timeline"))  # mounted
+        await wait_until(
+            pilot,
+            lambda: getattr(app.screen, "session_id", None) == plain,
+            what="the session screen to open on a session without map runs",
+        )
+        await wait_until(
+            pilot,
+            lambda: app.screen.query("#timeline"),
+            what="the session screen's timeline to be mounted",
+        )  # mounted
         assert "m" not in app.screen.active_bindings
         await pilot.press("m")  # pressed anyway: it says why
         await pilot.pause()

@@ -57,24 +57,41 @@ async def test_at_80x24_the_line_says_it_and_nothing_covers_the_list(app) -> Non
         line = line_of(app)
         table = app.main_screen.table
         # the line sits between the pane and the footer: the content ends above it
-        await wait_until(pilot, lambda: line.display)
+        await wait_until(pilot, lambda: line.display, what="the message line to show")
         assert line.region.height == 1 and line.region.y == 22
         assert app.main_screen.query_one("#body").region.bottom == line.region.y
         app.notice("feat-auth: Parallel Reviews → Reviewer Discourse", title="Phase", timeout=60)
-        await wait_until(pilot, lambda: "Reviewer Discourse" in line.text)
+        await wait_until(
+            pilot,
+            lambda: "Reviewer Discourse" in line.text,
+            what="the line to show the phase change",
+        )
         app.notify(REPLY, severity="warning", timeout=0.6, markup=False)  # e on a finding
-        await wait_until(pilot, lambda: REPLY in line.text)
+        await wait_until(
+            pilot, lambda: REPLY in line.text, what="the line to show the editor's reply"
+        )
         app.notice("fix-cache: finished", title="Session finished", timeout=60)
         await pilot.pause()
         assert REPLY in line.text and line.text.startswith("+2")  # not lost among them
         assert not toasts(app) and table.region.bottom <= line.region.y
         # the reply over, the newest news
-        await wait_until(pilot, lambda: "fix-cache: finished" in line.text, timeout=5)
+        await wait_until(
+            pilot,
+            lambda: "fix-cache: finished" in line.text,
+            timeout=5,
+            what="the line to show the newest news once the reply is over",
+        )
         assert line.text.startswith("+1 Session finished:")
         # the help shows the same line, at the same place: nothing over the help either
         await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
-        await wait_until(pilot, lambda: "fix-cache: finished" in line_of(app).text)
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen to open"
+        )
+        await wait_until(
+            pilot,
+            lambda: "fix-cache: finished" in line_of(app).text,
+            what="the help's line to show the newest news",
+        )
         assert line_of(app).region.y == 22 and not toasts(app)
 
 
@@ -83,11 +100,15 @@ async def test_with_room_the_news_are_toasts_and_the_line_is_not_there(app) -> N
         await loaded(pilot)
         app.clear_notifications()
         app.notice("fix-cache: finished", title="Session finished", timeout=60)
-        await wait_until(pilot, lambda: toasts(app))
+        await wait_until(pilot, lambda: toasts(app), what="a toast with the news")
         assert not line_of(app).display
         await pilot.resize_terminal(80, 24)  # smaller: the toast becomes the line
-        await wait_until(pilot, lambda: "fix-cache: finished" in line_of(app).text)
-        await wait_until(pilot, lambda: not toasts(app))
+        await wait_until(
+            pilot,
+            lambda: "fix-cache: finished" in line_of(app).text,
+            what="the line to show the news at 80x24",
+        )
+        await wait_until(pilot, lambda: not toasts(app), what="the toasts to go")
 
 
 def test_snapshot_a_reply_among_news_at_80x24(snap_compare, app) -> None:
@@ -96,6 +117,8 @@ def test_snapshot_a_reply_among_news_at_80x24(snap_compare, app) -> None:
         app.clear_notifications()
         app.notice("feat-auth: Parallel Reviews → Reviewer Discourse", title="Phase", timeout=600)
         app.notify(REPLY, severity="warning", timeout=600, markup=False)
-        await wait_until(pilot, lambda: REPLY in line_of(app).text)
+        await wait_until(
+            pilot, lambda: REPLY in line_of(app).text, what="the line to show the editor's reply"
+        )
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -46,7 +46,9 @@ async def test_a_burst_shows_its_last_state_and_answers_keys_in_a_few_refreshes(
     terminal = record(app, SIZE)
     model = Model()
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status == "ready", what="the empty project watched")
+        await wait_until(
+            pilot, lambda: app.status == "ready", what="the empty project to be watched"
+        )
         app.post_message(model.message(project, ("new", 30, False, 3, "closed")))
         await settle(pilot)
         screen = app.main_screen
@@ -62,7 +64,7 @@ async def test_a_burst_shows_its_last_state_and_answers_keys_in_a_few_refreshes(
                 app.post_message(events.Key(KEYS[i], KEYS[i]))
         await wait_until(
             pilot, lambda: app.sessions == model.sessions,
-            what="the burst's last state applied",
+            what="the burst's last state to be applied",
         )  # fmt: skip
         await settle(pilot)
         assert (screen.sort, screen.reverse, screen.filter) == ("activity", False, "active")

@@ -343,13 +343,21 @@ async def test_one_escape_for_a_session_not_on_screen(
         assert app.main_screen.table.highlighted_id == CACHE
 
         set_state(project, CACHE, current_phase="synthesis", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: app.sessions[CACHE].phase == "synthesis")
+        await wait_until(
+            pilot,
+            lambda: app.sessions[CACHE].phase == "synthesis",
+            what="fix-cache to be read at the synthesis phase",
+        )
         await pilot.pause()
         assert notes() == []  # on screen: no notification
 
         set_state(project, AUTH, current_phase="discourse", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: app.sessions[AUTH].phase == "discourse")
-        await wait_until(pilot, lambda: notes())
+        await wait_until(
+            pilot,
+            lambda: app.sessions[AUTH].phase == "discourse",
+            what="feat-auth to be read at the discourse phase",
+        )
+        await wait_until(pilot, lambda: notes(), what="a notification for feat-auth, off screen")
         await pilot.pause()
     seq = "\x1b]777;notify;ocr-tui · Phase;" + AUTH + ": Parallel Reviews → Reviewer Discourse\x07"
     if tmux:
@@ -367,10 +375,14 @@ async def test_the_bell_rings_for_sessions_not_on_screen_only(
         await loaded(pilot)
         await pilot.press("j", "j")
         set_state(project, CACHE, current_phase="synthesis", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: app.sessions[CACHE].phase == "synthesis")
+        await wait_until(
+            pilot,
+            lambda: app.sessions[CACHE].phase == "synthesis",
+            what="fix-cache to be read at the synthesis phase",
+        )
         await pilot.pause()
         assert bells == []
         set_state(project, AUTH, current_phase="discourse", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: bells)
+        await wait_until(pilot, lambda: bells, what="the bell for feat-auth, off screen")
         await pilot.pause()
         assert bells == [1]

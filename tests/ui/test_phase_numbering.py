@@ -44,7 +44,9 @@ async def test_analysis_numbers_phases_as_the_timeline_does(home: Path) -> None:
     mixed_project(root)  # current_phase 4 (0-based): Plan Review; gate phase_3 approved
     app = DrillApp(root, lambda: SessionScreen(first_of(app, "analysis")), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         view = app.sessions[first_of(app, "analysis")]
         timeline, facts, labels = text_of(app)
         assert fmt.phase_fraction(view) == "5/8"  # the list
@@ -67,7 +69,9 @@ async def test_code_workflow_progress_in_words(home: Path) -> None:
     sid = "260310-rate-limiter"
     app = DrillApp(root, lambda: SessionScreen(sid), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         _, facts, _ = text_of(app)
         assert fmt.phase_fraction(app.sessions[sid]) == "3/6"
         assert "progress 2 of 6 phases done" in facts
@@ -85,7 +89,9 @@ async def test_idumb_compaction_has_a_unit(tmp_path: Path) -> None:
     (sessions / "ses_x.json").write_text(json.dumps(meta))
     app = DrillApp(root, lambda: SessionScreen("ses_x"), now=NOW)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         facts = " ".join(app.screen.query_one("#facts", LabelledRows).plain.split())
         assert "compacted 14:50 UTC (10m ago); the context was 185,283 tokens" in facts
         assert "compacted" in app.sessions["ses_x"].badges

@@ -38,9 +38,15 @@ def screen_rows(app) -> list[str]:
 async def test_the_phases_legend_fits_whole(width: int, key: str) -> None:
     app = DrillApp(snap_tree(f"legend-{width}"), lambda: SessionScreen(SID))
     async with app.run_test(size=(width, 60)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         pane = app.screen.query_one("#timeline-pane")
-        await wait_for(pilot, lambda: pane.size.width > 0 and pane.border_subtitle)
+        await wait_for(
+            pilot,
+            lambda: pane.size.width > 0 and pane.border_subtitle,
+            what="the phases pane to be laid out with its legend",
+        )
         await pilot.pause()
         legend = pane.border_subtitle
         assert legend == key
@@ -53,13 +59,27 @@ async def test_the_legend_follows_the_width() -> None:
     """From wide (a column of its own) to stacked and back: it is chosen again."""
     app = DrillApp(snap_tree("legend-resize"), lambda: SessionScreen(SID))
     async with app.run_test(size=(200, 60)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         pane = app.screen.query_one("#timeline-pane")
-        await wait_for(pilot, lambda: pane.border_subtitle == KEYS_WITH_BAR[2])
+        await wait_for(
+            pilot,
+            lambda: pane.border_subtitle == KEYS_WITH_BAR[2],
+            what="the legend to show its widest form at 200 columns",
+        )
         await pilot.resize_terminal(80, 60)
-        await wait_for(pilot, lambda: pane.border_subtitle == KEYS_WITH_BAR[0])
+        await wait_for(
+            pilot,
+            lambda: pane.border_subtitle == KEYS_WITH_BAR[0],
+            what="the legend to shrink to its narrowest form at 80 columns",
+        )
         await pilot.resize_terminal(200, 60)
-        await wait_for(pilot, lambda: pane.border_subtitle == KEYS_WITH_BAR[2])
+        await wait_for(
+            pilot,
+            lambda: pane.border_subtitle == KEYS_WITH_BAR[2],
+            what="the legend to grow back at 200 columns",
+        )
 
 
 def test_every_legend_says_the_approximate_mark() -> None:

@@ -52,10 +52,20 @@ async def test_the_rounds_table_draws_counts_whole_with_spaces(tmp_path: Path) -
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=(80, 40)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
-        await wait_for(pilot, lambda: app.screen._last_meta is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
+        await wait_for(
+            pilot,
+            lambda: app.screen._last_meta is not None,
+            what="the session screen to show the session",
+        )
         table = app.screen.query_one("#rounds", FitTable)
-        await wait_for(pilot, lambda: table.row_count == 2 and table.size.height > 0)
+        await wait_for(
+            pilot,
+            lambda: table.row_count == 2 and table.size.height > 0,
+            what="the rounds table to list 2 rounds and be laid out",
+        )
         await pilot.pause()
         lines = drawn(table)
         text = "\n".join(lines)

@@ -19,10 +19,14 @@ async def test_sort_filter_theme_and_problems_apply(project, monkeypatch) -> Non
     monkeypatch.setattr(app, "notice", lambda message, **kw: shown.append(str(message)))
     async with app.run_test(size=SIZE) as pilot:
         # not `loaded`: the list shows the closed sessions alone
-        await wait_until(pilot, lambda: app.sessions and not app.unread)
+        await wait_until(pilot, lambda: app.sessions and not app.unread, what="every session read")
         screen = app.main_screen
         shown_ids = {v.id for v in screen.visible()}
-        await wait_until(pilot, lambda: set(screen.table.session_ids) == shown_ids)
+        await wait_until(
+            pilot,
+            lambda: set(screen.table.session_ids) == shown_ids,
+            what="the list to show the filtered sessions",
+        )
         assert (screen.sort, screen.filter) == ("name", "closed")
         assert app.theme == "textual-light"
         assert any("config x: colour: bad" in m for m in shown)  # (one notice for all)
@@ -47,7 +51,11 @@ async def test_a_theme_picked_is_remembered(project, tmp_path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         app.theme = "nord"  # what Textual's theme picker (ctrl+p: Change theme) does
-        await wait_until(pilot, lambda: config.load(path=path).theme == "nord")
+        await wait_until(
+            pilot,
+            lambda: config.load(path=path).theme == "nord",
+            what="the picked theme to be saved",
+        )
     assert config.load(path=path).sort == "name"
 
 

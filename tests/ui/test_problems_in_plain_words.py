@@ -27,7 +27,9 @@ async def test_a_problem_is_in_plain_words_above_the_fold(tmp_path: Path, size) 
     (session / "state.json").write_text('{"session_id": "x", "current_phase": ')
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=size) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         await pilot.pause()
         screen = app.screen
         text = str(screen.query_one("#problems").render())
@@ -42,7 +44,9 @@ async def test_a_stall_says_for_how_long_against_the_limit(tmp_path: Path) -> No
     now = NOW + timedelta(minutes=24)  # 11:06
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID), now=now)
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         assert app.sessions[SID].stalled
         meta = str(app.screen.query_one("#session-meta").render()).replace("\xa0", " ")
         assert "stalled: no activity for 36m (limit 30m)" in meta

@@ -88,16 +88,28 @@ async def test_p_shows_one_project_then_the_next_then_all(two) -> None:
         )
         assert "project: all" in bar_text(app)
         await pilot.press("p")
-        await wait_until(pilot, lambda: all(i.startswith("api/") for i in table_ids(app)))
+        await wait_until(
+            pilot,
+            lambda: all(i.startswith("api/") for i in table_ids(app)),
+            what="the list to show api's sessions only",
+        )
         assert len(table_ids(app)) == 6 and "project: api" in bar_text(app)
         await pilot.press("p")
-        await wait_until(pilot, lambda: all(i.startswith("web/") for i in table_ids(app)))
+        await wait_until(
+            pilot,
+            lambda: all(i.startswith("web/") for i in table_ids(app)),
+            what="the list to show web's sessions only",
+        )
         assert len(table_ids(app)) == 2
         await pilot.press("p")
-        await wait_until(pilot, lambda: len(table_ids(app)) == 8)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 8, what="the list to show all 8 sessions again"
+        )
         # `/` finds a project by its name too
         await pilot.press("slash", "w", "e", "b", "enter")
-        await wait_until(pilot, lambda: len(table_ids(app)) == 2)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 2, what="the search to leave web's 2 sessions"
+        )
         assert all(i.startswith("web/") for i in table_ids(app))
 
 
@@ -111,7 +123,9 @@ async def test_a_session_opens_in_its_own_project(two, monkeypatch) -> None:
         assert app.project_of("nope") is None
         app.main_screen.select_session("web/2026-03-10-feat-auth")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         assert app.screen.viewed_session_id == "web/2026-03-10-feat-auth"
         planned: list[Path] = []
         from ocr_tui.ui import editor_launch
@@ -122,7 +136,7 @@ async def test_a_session_opens_in_its_own_project(two, monkeypatch) -> None:
             lambda root, *_: planned.append(root) or editor_launch.Refusal("test"),
         )
         editor_launch.open_in_editor(app.screen, "src/a.py", 3, "web/2026-03-10-feat-auth")
-        await wait_until(pilot, lambda: planned)
+        await wait_until(pilot, lambda: planned, what="the editor launch to be planned")
         assert planned == [two.projects[1].root]
 
 
@@ -136,7 +150,9 @@ async def test_the_palette_and_help_name_the_projects(two) -> None:
         titles = [title for title, _, _ in provider._commands()]
         assert {"Project: all projects", "Project: api", "Project: web"} <= set(titles)
         await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, HelpScreen), what="the help screen to open"
+        )
         assert "project" in " ".join(str(s.render()) for s in app.screen.query("Static")).lower()
 
 
@@ -172,12 +188,20 @@ async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypa
         (code / "team").mkdir()
         (home / "staging" / "api").rename(code / "team" / "api")
         new = Project(code / "team" / "api")
-        await wait_until(pilot, lambda: "api/2026-03-10-hotfix" in table_ids(app))
+        await wait_until(
+            pilot,
+            lambda: "api/2026-03-10-hotfix" in table_ids(app),
+            what="the moved-in project's session to be listed",
+        )
         # one notice for the project found, no "new session" toast per old session
         assert notices == ["api: 2 sessions"] and toasts == []
         # and watched: a change in it reaches its row
         write_session(new, "2026-03-10-hotfix", phase="discourse", updated=NOW)
-        await wait_until(pilot, lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse")
+        await wait_until(
+            pilot,
+            lambda: app.sessions["api/2026-03-10-hotfix"].phase == "discourse",
+            what="the new project's session to show the discourse phase",
+        )
         assert first.root != new.root
 
 
@@ -190,16 +214,24 @@ async def test_no_toasts_for_a_project_the_list_does_not_show(two, monkeypatch) 
         await loaded(pilot)
         monkeypatch.setattr(app._toasts, "post", lambda note, *_: toasts.append(str(note.message)))
         await pilot.press("p")  # api only
-        await wait_until(pilot, lambda: all(i.startswith("api/") for i in table_ids(app)))
+        await wait_until(
+            pilot,
+            lambda: all(i.startswith("api/") for i in table_ids(app)),
+            what="the list to show api's sessions only",
+        )
         web = P(two.projects[1].root)
         write_session(web, "2026-03-10-feat-auth", phase="synthesis", updated=NOW)
         api = P(two.projects[0].root)
         write_session(api, "2026-03-08-refactor-db", phase="reviews", updated=NOW)
         await wait_until(
-            pilot, lambda: app.sessions["api/2026-03-08-refactor-db"].phase == "reviews"
+            pilot,
+            lambda: app.sessions["api/2026-03-08-refactor-db"].phase == "reviews",
+            what="api's refactor-db to be read at the reviews phase",
         )
         await wait_until(
-            pilot, lambda: app.sessions["web/2026-03-10-feat-auth"].phase == "synthesis"
+            pilot,
+            lambda: app.sessions["web/2026-03-10-feat-auth"].phase == "synthesis",
+            what="web's feat-auth to be read at the synthesis phase",
         )
         await pilot.pause()
         assert any("refactor-db" in t for t in toasts)
@@ -225,7 +257,11 @@ async def test_sort_by_project_with_several_projects_only(two, project) -> None:
         await loaded(pilot)
         await pilot.press("s", "s", "s")  # activity → start → name → project
         assert app.main_screen.sort == "project"
-        await wait_until(pilot, lambda: table_ids(app)[0].startswith("api/"))
+        await wait_until(
+            pilot,
+            lambda: table_ids(app)[0].startswith("api/"),
+            what="the list to start with api's sessions",
+        )
         ids = table_ids(app)
         assert ids == sorted(ids, key=lambda i: i.split("/")[0])
         assert ids[0] == "api/2026-03-10-map-onboarding"  # api's newest activity first
@@ -246,21 +282,35 @@ async def test_the_reviews_view_shows_one_project_with_p(two, project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, ReviewsScreen), what="the reviews screen to open"
+        )
         screen = app.screen
         every = len(screen.shown)
         assert {r.project for r in screen.shown} == {"api", "web"}
         await pilot.press("p")
-        await wait_until(pilot, lambda: {r.project for r in screen.shown} == {"api"})
+        await wait_until(
+            pilot,
+            lambda: {r.project for r in screen.shown} == {"api"},
+            what="the reviews to show api's rounds only",
+        )
         await pilot.press("p")
-        await wait_until(pilot, lambda: {r.project for r in screen.shown} == {"web"})
+        await wait_until(
+            pilot,
+            lambda: {r.project for r in screen.shown} == {"web"},
+            what="the reviews to show web's rounds only",
+        )
         await pilot.press("p")
-        await wait_until(pilot, lambda: len(screen.shown) == every)
+        await wait_until(
+            pilot, lambda: len(screen.shown) == every, what="the reviews to show every round again"
+        )
     one = make_app(project, clock=fixed_clock)
     async with one.run_test(size=SIZE) as pilot:
         await loaded(pilot)
         await pilot.press("r")
-        await wait_until(pilot, lambda: isinstance(one.screen, ReviewsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(one.screen, ReviewsScreen), what="the reviews screen to open"
+        )
         assert not one.screen.check_action("cycle_project", ())
 
 
@@ -273,14 +323,18 @@ async def test_a_search_puts_the_cursor_on_its_first_match(two) -> None:
         await pilot.press("G")  # the last row
         low = app.main_screen.table.highlighted_id
         await pilot.press("slash", *"feat-auth", "enter")
-        await wait_until(pilot, lambda: len(table_ids(app)) == 2)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 2, what="the search to leave 2 sessions"
+        )
         assert low not in table_ids(app)
         assert app.main_screen.table.highlighted_id == table_ids(app)[0]
         # a session the search keeps stays highlighted
         await pilot.press("j")
         kept = app.main_screen.table.highlighted_id
         await pilot.press("escape")
-        await wait_until(pilot, lambda: len(table_ids(app)) == 8)
+        await wait_until(
+            pilot, lambda: len(table_ids(app)) == 8, what="the list to show all 8 sessions again"
+        )
         assert app.main_screen.table.highlighted_id == kept
 
 

@@ -43,7 +43,11 @@ def count(app) -> str:
 async def open_reviews(pilot: Pilot) -> ReviewsScreen:
     await loaded(pilot)
     await pilot.press("r")
-    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ReviewsScreen))
+    await wait_until(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ReviewsScreen),
+        what="the reviews screen to open",
+    )
     await pilot.pause()
     return pilot.app.screen
 
@@ -97,13 +101,17 @@ async def test_reviews_by_keys(project: Project) -> None:
         assert [r[:2] for r in rows(app)][:2] == [(AUTH, "R2"), (AUTH, "R1")]
 
         await pilot.press("g", "enter")  # the first row: feat-auth's round 2
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert app.screen.round_number == 2 and app.screen.session_id == AUTH
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen, what="the reviews screen to be back")
         assert screen.query_state.sort == "blockers"  # as it was left
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, MainScreen), what="the list to be back"
+        )
 
 
 async def test_a_header_click_sorts(project: Project) -> None:
@@ -115,10 +123,14 @@ async def test_a_header_click_sorts(project: Project) -> None:
         key = next(k for k in t.columns if k.value == "triage")
         index = t.get_column_index("triage")
         t.post_message(DataTable.HeaderSelected(t, key, index, t.columns[key].label))
-        await wait_until(pilot, lambda: screen.query_state.sort == "triage")
+        await wait_until(
+            pilot, lambda: screen.query_state.sort == "triage", what="the reviews to sort by triage"
+        )
         assert [r[2] for r in rows(app)] == ["needs review", "changes made", "—", "—"]
         t.post_message(DataTable.HeaderSelected(t, key, index, t.columns[key].label))
-        await wait_until(pilot, lambda: screen.query_state.reverse)
+        await wait_until(
+            pilot, lambda: screen.query_state.reverse, what="the triage sort to reverse"
+        )
         assert [r[2] for r in rows(app)] == ["changes made", "needs review", "—", "—"]
 
 
@@ -130,7 +142,11 @@ async def test_triage_shows_live(project: Project) -> None:
         await open_reviews(pilot)
         assert rows(app)[0] == (AUTH, "R2", "needs review")
         replace_db(project.db_path, "UPDATE user_round_progress SET status = 'acknowledged';")
-        await wait_until(pilot, lambda: rows(app)[0] == (AUTH, "R2", "acknowledged"))
+        await wait_until(
+            pilot,
+            lambda: rows(app)[0] == (AUTH, "R2", "acknowledged"),
+            what="the first row's triage to show acknowledged",
+        )
         assert rows(app)[1] == (AUTH, "R1", "acknowledged")
         await pilot.press("a")  # round 2 still has no verdict: still actionable; R1 is settled
         assert rows(app)[0] == (AUTH, "R2", "acknowledged")
@@ -140,7 +156,9 @@ async def test_triage_shows_live(project: Project) -> None:
 async def test_r_without_ocr_sessions_says_why(empty_project: Project) -> None:
     app = make_app(empty_project, clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: app.status != "loading")
+        await wait_until(
+            pilot, lambda: app.status != "loading", what="the first scan to be applied"
+        )
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
@@ -163,7 +181,11 @@ async def test_the_summary_line_follows_the_project(project: Project) -> None:
         # (round 2 has no synthesis yet: its blockers are not known)
         path = project.sessions_dir / AUTH / "rounds" / "round-2" / "reviews" / "principal-1.md"
         path.write_text("# Principal review\n\n## Findings\n\nNothing.\n")
-        await wait_until(pilot, lambda: bar.plain.endswith("0 unresolved blockers so far"))
+        await wait_until(
+            pilot,
+            lambda: bar.plain.endswith("0 unresolved blockers so far"),
+            what="the summary line to count 0 unresolved blockers",
+        )
         assert not any("warning" in str(s.style) for s in bar._shown.spans)
 
 

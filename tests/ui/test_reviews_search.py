@@ -48,10 +48,12 @@ async def test_slash_searches_enter_keeps_esc_clears(project: Project) -> None:
         await pilot.press("enter")  # kept: the table again, the box says what is searched
         assert app.focused is table(app) and box.display and box.value == "auth"
         await pilot.press("j", "enter")  # the second match: round 1
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert app.screen.round_number == 1
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen, what="the reviews screen to be back")
         assert box.value == "auth" and len(rows(app)) == 2  # as it was left
 
         await pilot.press("slash", *" request")  # every word: the verdict too
@@ -65,7 +67,9 @@ async def test_slash_searches_enter_keeps_esc_clears(project: Project) -> None:
         assert not box.display and box.value == "" and len(rows(app)) == 4
         assert app.focused is table(app)
         await pilot.press("escape")  # then back
-        await wait_until(pilot, lambda: isinstance(app.screen, MainScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, MainScreen), what="the list to be back"
+        )
 
 
 async def test_search_is_in_the_footer_help_and_palette(project: Project) -> None:
@@ -81,10 +85,22 @@ async def test_search_is_in_the_footer_help_and_palette(project: Project) -> Non
         keys = described(next(v for k, v in sections.items() if "Reviews" in k))
         assert keys["Search"] == "/"
         await pilot.press("ctrl+p")
-        await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette),
+            what="the command palette to open",
+        )
         await search_palette(pilot, "Search (key /)")
-        await wait_until(pilot, lambda: app.screen is screen)
-        await wait_until(pilot, lambda: app.focused is screen.query_one("#reviews-search"))
+        await wait_until(
+            pilot,
+            lambda: app.screen is screen,
+            what="the reviews screen to be back from the palette",
+        )
+        await wait_until(
+            pilot,
+            lambda: app.focused is screen.query_one("#reviews-search"),
+            what="the search box to take the focus",
+        )
 
 
 async def test_no_verdict_is_cut_at_80_columns(project: Project) -> None:
@@ -113,7 +129,11 @@ async def test_the_simulated_reviews_fit_80_columns(sim_root: Path) -> None:
         await pilot.press("slash", *"webhooks", "enter")  # typed fast: the text after Enter
         screen = app.screen
         box = screen.query_one("#reviews-search")
-        await wait_until(pilot, lambda: box.display and len(rows(app)) == 1)
+        await wait_until(
+            pilot,
+            lambda: box.display and len(rows(app)) == 1,
+            what="the search box to show with 1 matching row",
+        )
         await pilot.pause()
         assert screen.query_one("#reviews-pane").outer_size.width == 80  # not 78 beside it
         assert sum(c.get_render_width(t) for c in t.columns.values()) <= t.size.width

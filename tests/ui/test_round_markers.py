@@ -42,7 +42,9 @@ async def test_the_bar_keeps_its_colours_on_the_cursor_row(tmp_path: Path) -> No
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=(200, 60)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         table = app.screen.query_one("#rounds", FitTable)
         assert app.focused is table and table.cursor_row == 1  # the current round
         plain = bar_colours(table, 0, cursor=False)
@@ -57,7 +59,9 @@ async def test_the_bar_says_its_counts_and_the_border_its_markers(tmp_path: Path
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=(200, 60)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         table = app.screen.query_one("#rounds", FitTable)
         first, second = table.get_row_at(0), table.get_row_at(1)
         spaced = [row[BAR].plain.replace(fmt.KEEP_TOGETHER, " ") for row in (first, second)]
@@ -94,13 +98,17 @@ async def test_the_verdict_banner_is_words_without_a_glyph(tmp_path: Path) -> No
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: RoundScreen(SID, 1))
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         banner = str(app.screen.query_one("#verdict").render())
         assert banner.strip().startswith("REQUEST CHANGES")
         assert not {glyph for glyph, _ in STATES.values()} & set(banner)
         await pilot.press("]")
         await wait_for(
-            pilot, lambda: "IN PROGRESS" in str(app.screen.query_one("#verdict").render())
+            pilot,
+            lambda: "IN PROGRESS" in str(app.screen.query_one("#verdict").render()),
+            what="the next round's banner to say IN PROGRESS",
         )
         title = str(app.screen.query_one("#round-title").render())
         assert "· in progress ·" in title  # the rounds table's word

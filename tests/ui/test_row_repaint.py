@@ -41,7 +41,7 @@ async def test_a_change_draws_its_row_alone_and_every_time(project: Project, mon
                 y = table.get_row_index(AUTH) + (table.header_height if table.show_header else 0)
                 return WORDS[phase] in table.render_line(y).text
 
-            await wait_until(pilot, shown)
+            await wait_until(pilot, shown, what="the row to show its new phase")
             await pilot.pause()
             if i == 0:
                 continue  # the first change moves the row to the top (sorted by activity)

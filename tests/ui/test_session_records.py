@@ -124,8 +124,14 @@ async def open_auth(pilot: Pilot) -> SessionScreen:
     app = pilot.app
     await loaded(pilot)
     app.open_session(AUTH)
-    await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
-    await wait_until(pilot, lambda: app.screen._last_meta is not None)
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+    )
+    await wait_until(
+        pilot,
+        lambda: app.screen._last_meta is not None,
+        what="the session screen to show the session",
+    )
     await pilot.pause()
     return app.screen
 
@@ -185,7 +191,9 @@ async def test_the_event_log_by_keys(project: Project) -> None:
         screen = await open_auth(pilot)
         assert "l" in screen.active_bindings
         await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(app.screen, EventsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, EventsScreen), what="the event log to open"
+        )
         await pilot.pause()
         assert app.screen.query_one("#crumbs").plain == f"Sessions › {AUTH} › Events"
         assert rendered(app, "#events-count") == ("9 events, newest first, as OCR recorded them")
@@ -211,12 +219,22 @@ async def test_the_event_log_by_keys(project: Project) -> None:
         await pilot.press("j", "j", "j")
         assert app.screen.query_one("#events", FitTable).cursor_row == 3
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, RoundScreen),
+            what="the round screen to open from the event",
+        )
         assert app.screen.round_number == 1
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, EventsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, EventsScreen), what="the event log to be back"
+        )
         await pilot.press("escape")
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, SessionScreen),
+            what="the session screen to be back",
+        )
 
 
 async def test_live_an_event_an_agent_finishing_and_a_note(project: Project) -> None:
@@ -227,7 +245,9 @@ async def test_live_an_event_an_agent_finishing_and_a_note(project: Project) -> 
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_auth(pilot)
         await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(app.screen, EventsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, EventsScreen), what="the event log to open"
+        )
         replace_db(
             project.db_path,
             "INSERT INTO orchestration_events (session_id, event_type, round, metadata, "
@@ -238,10 +258,14 @@ async def test_live_an_event_an_agent_finishing_and_a_note(project: Project) -> 
             "INSERT INTO user_notes (target_type, target_id, content, created_at) VALUES "
             f"('session', {q(AUTH)}, 'A new note.', {q(ts(0.1))});",
         )
-        await wait_until(pilot, lambda: column(app, "#events", "what")[:1] == ["round 2 completed"])
+        await wait_until(
+            pilot,
+            lambda: column(app, "#events", "what")[:1] == ["round 2 completed"],
+            what="the event log to show round 2 completed first",
+        )
         assert column(app, "#events", "details")[0] == "APPROVE · 0 blockers"
         await pilot.press("escape")
-        await wait_until(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen, what="the session screen to be back")
         await pilot.pause()
         assert screen.query_one(AgentsPane).border_title == "Running agents · 2 · 1 stale"
         assert "A new note." in rendered(app, "#notes-pane-text")
@@ -253,7 +277,9 @@ async def test_the_round_screen_shows_its_notes_and_triage(project: Project) -> 
     async with app.run_test(size=SIZE) as pilot:
         await open_auth(pilot)
         await pilot.press("c")  # the current round: 2
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         await pilot.pause()
         notes = app.screen.query_one(NotesPane)
         assert notes.display and notes.border_title == "Notes · 1"
@@ -297,7 +323,9 @@ def test_snapshot_event_log(project: Project, snap_compare) -> None:
     async def run_before(pilot: Pilot) -> None:
         await open_auth(pilot)
         await pilot.press("l")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, EventsScreen))
+        await wait_until(
+            pilot, lambda: isinstance(pilot.app.screen, EventsScreen), what="the event log to open"
+        )
         await pilot.pause()
 
     assert snap_compare(make_app(project, clock=fixed_clock), terminal_size=SIZE,
@@ -329,7 +357,9 @@ async def test_the_oldest_schema_and_a_database_without_these_tables(project: Pr
             # without workflow_id, an agent is the newest active session's: make it this one
             f"UPDATE sessions SET status = 'closed' WHERE id = {q(MAP)};",
         )
-        await wait_until(pilot, lambda: screen.query_one(AgentsPane).display)
+        await wait_until(
+            pilot, lambda: screen.query_one(AgentsPane).display, what="the agents pane to show"
+        )
         await pilot.pause()
         assert screen.query_one(AgentsPane).border_title == "Running agents · 1"
         row = [column(app, "#agents", key)[0] for key in ("command", "persona", "model")]

@@ -62,6 +62,7 @@ async def open_session(pilot: Pilot, sid: str) -> SessionScreen:
             and app.screen.session_id == sid
             and app.screen._last_meta is not None
         ),
+        what="the session screen to show the session",
     )
     await pilot.pause()
     return app.screen
@@ -103,12 +104,12 @@ async def test_no_round_keys_where_there_is_no_round(home, monkeypatch, sid: str
         assert "escape" in keys and "q" in keys  # back and quit apply everywhere
         toasts.clear()
         await pilot.press("c")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why c does nothing")
         assert toasts[0].startswith(why), toasts
         assert app.screen is screen
         toasts.clear()
         await pilot.press("F")
-        await wait_until(pilot, lambda: toasts)
+        await wait_until(pilot, lambda: toasts, what="a toast saying why F does nothing")
         assert toasts[0].startswith(why), toasts
 
 
@@ -120,7 +121,9 @@ async def test_round_keys_where_there_is_a_round(home, monkeypatch) -> None:
         keys = screen.active_bindings
         assert keys["c"].binding.description == "Current round" and keys["c"].enabled
         await pilot.press("c")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         assert app.screen.round_number == 2
 
 
@@ -310,7 +313,9 @@ async def test_the_detail_pane_speaks_as_the_session_screen(home) -> None:
         await loaded(pilot)
         app.main_screen.table.select(AUTH)
         detail = app.main_screen.query_one(DetailPane)
-        await wait_until(pilot, lambda: detail.session_id == AUTH)
+        await wait_until(
+            pilot, lambda: detail.session_id == AUTH, what="the detail pane to show feat-auth"
+        )
         text = detail.query_one("#dp-rounds-text").plain
         assert f" {CURRENT} " in text and "•" not in text
 

@@ -124,7 +124,9 @@ async def test_the_session_screen_follows_the_rounds_cursor_and_the_round_screen
     async with app.run_test(size=(120, 40)) as pilot:
         await loaded(pilot)
         app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
         screen = app.screen
         pane = screen.query_one("#severity-pane")
@@ -132,13 +134,21 @@ async def test_the_session_screen_follows_the_rounds_cursor_and_the_round_screen
         # medium, low, at the session's scale (round 2's 7 medium findings are 20 cells)
         assert pane.display and pane.border_title == "Round 2 by severity"
         await pilot.press("k")
-        await wait_until(pilot, lambda: pane.border_title == "Round 1 by severity")
+        await wait_until(
+            pilot,
+            lambda: pane.border_title == "Round 1 by severity",
+            what="the chart to show round 1",
+        )
         one = chart_of(screen)
         assert one == ["critical 0", "high     1 ██▉", "medium   1 ██▉", "low      1 ██▉",
                        "info     0"]  # fmt: skip
         # down: round 2's chart
         await pilot.press("j")
-        await wait_until(pilot, lambda: pane.border_title == "Round 2 by severity")
+        await wait_until(
+            pilot,
+            lambda: pane.border_title == "Round 2 by severity",
+            what="the chart to show round 2",
+        )
         two = chart_of(screen)
         assert two == [
             "critical 1 ██▉",
@@ -149,14 +159,20 @@ async def test_the_session_screen_follows_the_rounds_cursor_and_the_round_screen
         ]
         # Enter: the round's screen, its chart beside the banner; `[` the round before
         await pilot.press("enter")
-        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, RoundScreen), what="the round screen to open"
+        )
         await pilot.pause()
         rscreen = app.screen
         rpane = rscreen.query_one("#round-severity-pane")
         assert rpane.border_title == "Round 2 by severity"
         assert chart_of(rscreen) == two
         await pilot.press("[")
-        await wait_until(pilot, lambda: rpane.border_title == "Round 1 by severity")
+        await wait_until(
+            pilot,
+            lambda: rpane.border_title == "Round 1 by severity",
+            what="the round screen's chart to show round 1",
+        )
         assert chart_of(rscreen) == one
         # it fits: nothing of the chart is cut, at 120 columns and at 80
         assert rscreen.query_one(SeverityChart).region.right <= 120
@@ -171,7 +187,11 @@ def test_snapshot_session_severity_chart(project: Project, snap_compare) -> None
     async def run_before(pilot) -> None:
         await loaded(pilot)
         pilot.app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, SessionScreen),
+            what="the session screen to open",
+        )
         await pilot.pause()  # round 2 under the cursor: the current round, as it opens
 
     assert snap_compare(
@@ -185,9 +205,17 @@ def test_snapshot_round_severity_chart(project: Project, snap_compare) -> None:
     async def run_before(pilot) -> None:
         await loaded(pilot)
         pilot.app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, SessionScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, SessionScreen),
+            what="the session screen to open",
+        )
         await pilot.press("g", "enter")  # round 1
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, RoundScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(pilot.app.screen, RoundScreen),
+            what="the round screen to open",
+        )
         await pilot.pause()
 
     assert snap_compare(
@@ -203,8 +231,14 @@ async def test_on_a_short_screen_the_session_chart_gives_way(project: Project) -
     async with app.run_test(size=(80, 24)) as pilot:
         await loaded(pilot)
         app.open_session(AUTH)
-        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         await pilot.pause()
         assert not app.screen.query_one("#severity-pane").display
         await pilot.resize_terminal(80, 40)
-        await wait_until(pilot, lambda: app.screen.query_one("#severity-pane").display)
+        await wait_until(
+            pilot,
+            lambda: app.screen.query_one("#severity-pane").display,
+            what="the severity chart to show on the taller screen",
+        )

@@ -49,13 +49,25 @@ async def test_e_opens_the_simulated_finding_and_map_file(tmp_path: Path, monkey
         await loaded(pilot)
         monkeypatch.setattr(app, "notify", lambda m, **kw: toasts.append(m))
         app.open_target(FindingsTarget(sid, 1, "rounds/round-1"))
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen))
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingsScreen),
+            what="the findings screen to open",
+        )
         screen = app.screen
-        await wait_until(pilot, lambda: screen.loads > 0 and screen.findings is not None)
+        await wait_until(
+            pilot,
+            lambda: screen.loads > 0 and screen.findings is not None,
+            what="the findings screen to load its findings",
+        )
         await pilot.pause()
         finding = screen.cursor_finding()
         await pilot.press("e")
-        await wait_until(pilot, lambda: record.exists() and toasts)
+        await wait_until(
+            pilot,
+            lambda: record.exists() and toasts,
+            what="the editor to be run and a toast to say so",
+        )
         where = finding.location
         assert record.read_text().split("\n")[:2] == [
             f"+{where.line_start}",
@@ -65,12 +77,18 @@ async def test_e_opens_the_simulated_finding_and_map_file(tmp_path: Path, monkey
 
         record.unlink()
         app.open_target(MapRunTarget(sid, 1, "map/runs/run-1"))
-        await wait_until(pilot, lambda: isinstance(app.screen, MapRunScreen))
+        await wait_until(
+            pilot, lambda: isinstance(app.screen, MapRunScreen), what="the map run screen to open"
+        )
         screen = app.screen
-        await wait_until(pilot, lambda: screen.loads > 0)
+        await wait_until(pilot, lambda: screen.loads > 0, what="the map run screen to load")
         await pilot.pause()
         await pilot.press("enter", "e")  # into the section's files; its first
-        await wait_until(pilot, lambda: record.exists() and len(toasts) == 2)
+        await wait_until(
+            pilot,
+            lambda: record.exists() and len(toasts) == 2,
+            what="the editor to be run on the map file and a second toast",
+        )
         opened = record.read_text().split("\n")[0]
         assert Path(opened).is_file() and Path(opened).is_relative_to(root.resolve())
         assert "does not exist" not in " ".join(toasts)

@@ -79,12 +79,16 @@ def test_snapshot_matrix(snap_compare, home, screen: str, size: str, theme: str)
             assert sid in app.sessions
             app.open_session(sid)
             await wait_until(
-                pilot, lambda: isinstance(app.screen, SessionScreen) and app.screen.view
+                pilot,
+                lambda: isinstance(app.screen, SessionScreen) and app.screen.view,
+                what="the session screen to show the session",
             )
         else:
             assert app.open_target(RoundTarget(sid, 1, "rounds/round-1"))
             await wait_until(
-                pilot, lambda: isinstance(app.screen, RoundScreen) and app.screen.round
+                pilot,
+                lambda: isinstance(app.screen, RoundScreen) and app.screen.round,
+                what="the round screen to show the round",
             )
             await pilot.press("down")  # the cursor row keeps the severity colours
         await pilot.pause()

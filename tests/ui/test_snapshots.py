@@ -46,7 +46,9 @@ def test_help_screen(snap_compare, project) -> None:
     async def run_before(pilot: Pilot) -> None:
         await settle(pilot)
         await pilot.press("question_mark")
-        await wait_until(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+        await wait_until(
+            pilot, lambda: isinstance(pilot.app.screen, HelpScreen), what="the help screen to open"
+        )
 
     app = make_app(project, clock=fixed_clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

@@ -56,9 +56,11 @@ async def test_a_taller_content_gets_its_room(monkeypatch) -> None:
         laid = spy_layouts(monkeypatch)
         update_static(auto, "one\ntwo\nthree")
         assert laid == ["auto"]
-        await wait_until(pilot, lambda: auto.size.height == 3)
+        await wait_until(pilot, lambda: auto.size.height == 3, what="the static to grow to 3 rows")
         update_static(auto, "wrapped " * 10)  # 80 cells at 40: two lines
-        await wait_until(pilot, lambda: auto.size.height == 2)
+        await wait_until(
+            pilot, lambda: auto.size.height == 2, what="the static to shrink to 2 rows"
+        )
 
 
 async def test_hidden_widgets_wait_to_be_shown(monkeypatch) -> None:
@@ -71,7 +73,9 @@ async def test_hidden_widgets_wait_to_be_shown(monkeypatch) -> None:
         update_static(auto, "one\ntwo\nthree")
         assert laid == []
         auto.display = True  # showing it lays it out, at its new height
-        await wait_until(pilot, lambda: auto.size.height == 3)
+        await wait_until(
+            pilot, lambda: auto.size.height == 3, what="the shown static to be 3 rows high"
+        )
 
 
 async def test_the_hidden_phases_pane_shows_the_latest_phase_when_shown(project) -> None:
@@ -89,10 +93,22 @@ async def test_the_hidden_phases_pane_shows_the_latest_phase_when_shown(project)
         timeline = app.main_screen.query_one("#dp-timeline", Static)
         assert not timeline.parent.display
         set_state(project, AUTH, current_phase="synthesis", updated_at=iso(NOW))
-        await wait_until(pilot, lambda: app.sessions[AUTH].phase == "synthesis")
+        await wait_until(
+            pilot,
+            lambda: app.sessions[AUTH].phase == "synthesis",
+            what="feat-auth to be read at the synthesis phase",
+        )
         await pilot.resize_terminal(160, 40)
-        await wait_until(pilot, lambda: timeline.parent.display and timeline.size.height > 0)
-        await wait_until(pilot, lambda: "Final Synthesis" in str(timeline.render()))
+        await wait_until(
+            pilot,
+            lambda: timeline.parent.display and timeline.size.height > 0,
+            what="the phases pane to show on the wider screen",
+        )
+        await wait_until(
+            pilot,
+            lambda: "Final Synthesis" in str(timeline.render()),
+            what="the phases pane to show Final Synthesis",
+        )
 
 
 async def test_keep_height_lays_out_only_to_grow(monkeypatch) -> None:
@@ -101,7 +117,7 @@ async def test_keep_height_lays_out_only_to_grow(monkeypatch) -> None:
     async with app.run_test(size=(40, 10)) as pilot:
         auto = app.query_one("#auto", Static)
         update_static(auto, "1\n2\n3")
-        await wait_until(pilot, lambda: auto.size.height == 3)
+        await wait_until(pilot, lambda: auto.size.height == 3, what="the static to grow to 3 rows")
         laid = spy_layouts(monkeypatch)
         update_static(auto, "1\n2", keep_height=True)
         await pilot.pause()
@@ -110,4 +126,4 @@ async def test_keep_height_lays_out_only_to_grow(monkeypatch) -> None:
         update_static(auto, "1\n2\n3", keep_height=True)
         update_static(auto, "1\n2\n3\n4", keep_height=True)  # growing lays out
         assert laid == ["auto"]
-        await wait_until(pilot, lambda: auto.size.height == 4)
+        await wait_until(pilot, lambda: auto.size.height == 4, what="the static to grow to 4 rows")

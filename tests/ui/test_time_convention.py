@@ -96,7 +96,9 @@ async def test_session_screen_times_follow_the_convention(tmp_path: Path) -> Non
     build_tree(tmp_path / "proj")
     app = DrillApp(tmp_path / "proj", lambda: SessionScreen(SID))
     async with app.run_test(size=(120, 36)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, SessionScreen))
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SessionScreen), what="the session screen to open"
+        )
         meta = str(app.screen.query_one("#session-meta").render()).replace("\xa0", " ")
         assert "started 10:00 UTC (42m ago)" in meta
         assert "last activity 10:30 UTC (12m ago)" in meta
@@ -109,7 +111,9 @@ async def test_format_facts_steps_and_problems_follow_the_convention(home: Path)
     now = datetime(2026, 3, 10, 15, 0, tzinfo=UTC)
     app = DrillApp(root, lambda: SessionScreen(first_of(app, "analysis")), now=now)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         facts = " ".join(app.screen.query_one("#facts", LabelledRows).plain.split())
         assert "approved at 14:50 UTC (10m ago)" in facts
         assert "Mar 13 14:55 UTC (in 2d 23h)" in facts  # resumable until
@@ -130,12 +134,18 @@ async def test_relative_times_move_with_the_clock(home: Path) -> None:
     app = DrillApp(root, lambda: SessionScreen(sid), now=clock["now"], fixed_clock=False)
     app.now = lambda: clock["now"]
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_for(pilot, lambda: shown(app))
+        await wait_for(
+            pilot, lambda: shown(app), what="the session screen to open and draw the session"
+        )
         facts = app.screen.query_one("#facts", LabelledRows)
         assert "last update       14:52 UTC (8m ago)" in facts.plain
         assert not re.search(r"idle \d", facts.plain)
         clock["now"] += timedelta(minutes=3)
-        await wait_for(pilot, lambda: "14:52 UTC (11m ago)" in facts.plain, what="a tick")
+        await wait_for(
+            pilot,
+            lambda: "14:52 UTC (11m ago)" in facts.plain,
+            what="the last update to read 11m ago",
+        )
 
 
 def test_the_timeline_says_how_long_and_when_in_one_form():

@@ -40,11 +40,19 @@ async def test_a_newer_change_replaces_the_sessions_toast() -> None:
     app = ToastApp()
     async with app.run_test(notifications=True) as pilot:
         app.toasts.announce([phase("s1", "Context", "Review")])
-        await wait_until(pilot, lambda: shown(app) == ["Phase: s1: Context → Review"])
+        await wait_until(
+            pilot,
+            lambda: shown(app) == ["Phase: s1: Context → Review"],
+            what="the toast for s1's change",
+        )
         app.toasts.announce([phase("s1", "Review", "Discourse")])
-        await wait_until(pilot, lambda: shown(app) == ["Phase: s1: Review → Discourse"])
+        await wait_until(
+            pilot,
+            lambda: shown(app) == ["Phase: s1: Review → Discourse"],
+            what="s1's newer change to replace its toast",
+        )
         app.toasts.announce([phase("s2", "Context", "Review")])
-        await wait_until(pilot, lambda: len(shown(app)) == 2)
+        await wait_until(pilot, lambda: len(shown(app)) == 2, what="a toast for s2 beside s1's")
         assert shown(app) == ["Phase: s1: Review → Discourse", "Phase: s2: Context → Review"]
 
 
@@ -53,7 +61,7 @@ async def test_the_session_on_screen_raises_no_toast() -> None:
     app.viewed = "s1"
     async with app.run_test(notifications=True) as pilot:
         app.toasts.announce([phase("s1", "Context", "Review"), phase("s2", "A", "B")])
-        await wait_until(pilot, lambda: shown(app))
+        await wait_until(pilot, lambda: shown(app), what="the toast for the session not on screen")
         await pilot.pause()
         assert shown(app) == ["Phase: s2: A → B"]
 
@@ -63,7 +71,7 @@ async def test_one_sessions_events_of_a_batch_are_one_toast() -> None:
     async with app.run_test(notifications=True) as pilot:
         done = Event("round", "s1", "s1: round 1 complete · APPROVE")
         app.toasts.announce([done, phase("s1", "Discourse", "Synthesis")])
-        await wait_until(pilot, lambda: shown(app))
+        await wait_until(pilot, lambda: shown(app), what="a toast for the batch")
         await pilot.pause()
         assert shown(app) == ["Phase: s1: round 1 complete · APPROVE\ns1: Discourse → Synthesis"]
 
@@ -74,11 +82,19 @@ async def test_many_sessions_collect_in_one_more_toast() -> None:
     async with app.run_test(notifications=True) as pilot:
         for i in range(n):
             app.toasts.announce([phase(f"s{i}", "A", "B")])
-        await wait_until(pilot, lambda: len(shown(app)) == MAX_SESSION_TOASTS + 1)
+        await wait_until(
+            pilot,
+            lambda: len(shown(app)) == MAX_SESSION_TOASTS + 1,
+            what="the toasts to stop at the limit, plus one more",
+        )
         assert shown(app)[-1] == "Sessions: 2 more sessions changed"
         app.toasts.announce([phase("s0", "B", "C")])  # one with a toast of its own: replaced
         app.toasts.announce([phase("s9", "A", "B")])
-        await wait_until(pilot, lambda: "Sessions: 3 more sessions changed" in shown(app))
+        await wait_until(
+            pilot,
+            lambda: "Sessions: 3 more sessions changed" in shown(app),
+            what="the more-toast to count 3 sessions",
+        )
         assert "Phase: s0: B → C" in shown(app)
         assert len(shown(app)) == MAX_SESSION_TOASTS + 1
 
@@ -87,6 +103,6 @@ async def test_many_new_sessions_are_one_toast() -> None:
     app = ToastApp()
     async with app.run_test(notifications=True) as pilot:
         app.toasts.announce([Event("new", f"n{i}", f"n{i}") for i in range(5)])
-        await wait_until(pilot, lambda: shown(app))
+        await wait_until(pilot, lambda: shown(app), what="a toast for the new sessions")
         await pilot.pause()
         assert shown(app) == ["New sessions: 5 new sessions"]
