@@ -33,7 +33,7 @@ from textual.worker import Worker, WorkerState
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
 from ocr_tui.core.workspace import Scope
-from ocr_tui.ui import fmt, router
+from ocr_tui.ui import fmt, router, textual_fixes
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
@@ -73,6 +73,9 @@ def _screen_commands() -> type[Provider]:
     from ocr_tui.ui.commands import ScreenCommands
 
     return ScreenCommands
+
+
+textual_fixes.apply()  # (the pinned Textual's leaks: ui/textual_fixes.py)
 
 
 class OcrTuiApp(LiveApp):

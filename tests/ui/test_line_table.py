@@ -115,3 +115,60 @@ async def test_mouse_moves_selects_and_sorts() -> None:
             lambda: table.hover_row == 5 and table._show_hover_cursor,
             what="the hover cursor to show on row 5",
         )
+
+
+class Versions(LineTable):
+    """Rows whose cells are data (`row_cell_data`: drawn once per version), renewed and
+    replaced by new rows as a test goes, as sessions are."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(id="versions")
+        self.set_columns([LineColumn("k", Text("Key"), 8), LineColumn("v", Text("Version"), 8)])
+        self.version: dict[str, int] = {str(i): 0 for i in range(n)}
+        self.rows_changed(list(self.version))
+
+    def row_cell_data(self, row_key: str, column_key: str) -> tuple[str, int]:
+        return (row_key, self.version[row_key]) if column_key == "v" else (row_key, 0)
+
+    def render_row_cell(self, row_key: str, column_key: str) -> Text:
+        return Text(row_key if column_key == "k" else f"v{self.version[row_key]}")
+
+
+async def test_what_is_kept_drawn_depends_on_the_screen_not_on_changes() -> None:
+    """Bounded memory (issue 25): every version of every cell drawn was kept (an LRU of
+    8,192 cells, and 1,024 lines by row key, filled by changes and by rows come and gone).
+    Now one record per row near the screen, each cell's newest version in it."""
+
+    class VersionsApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Versions(100)
+
+    app = VersionsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        table = app.query_one(Versions)
+        painter = table._painter
+        bound = 3 * table.size.height + 8
+        for k in range(300):
+            key = table.row_keys[k % 5]
+            table.version[key] += 1  # a row on screen changes
+            table.refresh_row_key(key)
+            if k % 3 == 0:  # a new row at the top, the oldest gone (a session created)
+                new = f"n{k}"
+                table.version[new] = 0
+                del table.version[table.row_keys[-1]]
+                table.rows_changed([new, *table.row_keys[:-1]])
+            await pilot.pause()
+            y = 1 + table.get_row_index(key)  # (under the header)
+            assert f"v{table.version[key]}" in table.render_line(y).text.split()
+        assert painter.kept() <= bound
+        looks = 4  # a row's stripe, cursor, hover and focus: at most a few looks a cell
+        assert all(len(d.cells) <= 2 * looks for d in painter._rows.values())
+        await pilot.press("ctrl+end")  # every row scrolled past
+        await wait_until(
+            pilot,
+            lambda: table.scroll_offset.y == table.max_scroll_y,
+            what="the table scrolled to its last row",
+        )
+        await pilot.pause()
+        assert painter.kept() <= bound
+        assert set(painter._rows) <= {None, *table.row_keys}

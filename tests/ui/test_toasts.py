@@ -106,3 +106,29 @@ async def test_many_new_sessions_are_one_toast() -> None:
         await wait_until(pilot, lambda: shown(app), what="a toast for the new sessions")
         await pilot.pause()
         assert shown(app) == ["New sessions: 5 new sessions"]
+
+
+async def test_replaced_toasts_leave_nothing_mounted() -> None:
+    """Bounded memory (issue 25): Textual's ToastRack takes a replaced toast down but not the
+    ToastHolder around it, so every replacement left an empty holder mounted for good (a
+    live widget: ~40 of them per session the simulator creates). Only the toasts up remain."""
+    from textual.widgets._toast import ToastHolder
+
+    app = ToastApp()
+    async with app.run_test(notifications=True) as pilot:
+        for k in range(40):
+            app.toasts.announce([phase(f"s{k % 2}", f"P{k}", f"P{k + 1}")])
+            await pilot.pause()
+        await wait_until(
+            pilot,
+            lambda: len(shown(app)) == 2 and "P40" in shown(app)[-1],
+            what="two toasts shown, the newest saying P40",
+        )
+        await wait_until(
+            pilot,
+            lambda: len(app.screen.query(ToastHolder)) == 2,
+            what="two toast holders left mounted",
+        )
+        await pilot.pause(0.2)
+        assert len(app.screen.query(ToastHolder)) == 2
+        assert len(app._notifications) == 2

@@ -2,15 +2,21 @@
 same component styles, meta, padding and cropping), so a screen drawn with either is the same
 on screen and in a snapshot; and what it keeps of what it drew.
 
-Each row's line is kept, by row key, with what it was drawn for (its stripe, cursor, hover,
-the table's pseudo-classes and width): moving the cursor draws two rows, a new order none.
-Each cell's segments are kept by the cell's data (`row_cell_data`) and place: a row whose
-data changed draws only the cells that changed. `clear` forgets everything (the layout, the
-styles or the theme changed).
+What is kept is by row key, one record per row (`Drawn`): the row's line, with what it was
+drawn for (its stripe, cursor, hover, the table's pseudo-classes and width), so moving the
+cursor draws two rows and a new order none; and its cells' segments, each with the data
+(`row_cell_data`) and width it was drawn for, by column and look (stripe, cursor, hover), so
+a row whose data changed draws only the cells that changed, and a new version of a cell
+replaces the old. Records are kept for the rows near the screen only: past `3 pages + 8`
+records, those of rows off it (or no longer rows) are dropped (`_trim`). What is kept so
+depends on the screen's height, never on how many rows changed or came and went (issue 25;
+an LRU of every version of every cell grew to 8,192 cells). `clear` forgets everything
+(the layout, the styles or the theme changed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from itertools import chain
 from typing import Any
 
@@ -19,30 +25,65 @@ from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
 from textual._segment_tools import line_crop
-from textual.cache import LRUCache
 from textual.renderables.styled import Styled
 from textual.strip import Strip
 
 HEADER = -1  # the header's row index (DataTable's)
+SPARE = 8  # records kept beyond three pages (the header's among them)
+
+
+class Drawn:
+    """What was drawn of one row: its line (and what for), its cells (and what for)."""
+
+    __slots__ = ("state", "strip", "cells")
+
+    def __init__(self) -> None:
+        self.state: tuple | None = None
+        self.strip: Strip | None = None
+        # by (column index, the row's look): (the cell's data, its width, its segments)
+        self.cells: dict[tuple, tuple[Hashable, int, list[Segment]]] = {}
 
 
 class RowPainter:
     def __init__(self, table: Any) -> None:  # a LineTable (which imports this module)
         self.table = table
-        # the drawn line of each row (by key) and of the header, with what it was drawn for
-        self._strips: LRUCache[str | None, tuple[tuple, Strip]] = LRUCache(1024)
-        # each drawn cell's segments, by its data and place
-        self._cells: LRUCache[tuple, list[Segment]] = LRUCache(8192)
+        self._rows: dict[str | None, Drawn] = {}  # by row key (None: the header)
         self._styles: dict[tuple[bool, bool, bool], tuple[Style, Style]] = {}
 
     def clear(self) -> None:
-        self._strips.clear()
-        self._cells.clear()
+        self._rows.clear()
         self._styles.clear()
 
     def forget(self, row_key: str) -> None:
-        """Row `row_key`'s data changed (or it is gone)."""
-        self._strips.discard(row_key)
+        """Row `row_key`'s data changed (or it is gone): its line is drawn anew, its cells
+        whose data did not change are not."""
+        drawn = self._rows.get(row_key)
+        if drawn is not None:
+            drawn.state = drawn.strip = None
+
+    def kept(self) -> int:
+        """How many rows' records are kept (tests)."""
+        return len(self._rows)
+
+    def _record(self, key: str | None) -> Drawn:
+        drawn = self._rows.get(key)
+        if drawn is None:
+            self._rows[key] = drawn = Drawn()
+            self._trim()
+        return drawn
+
+    def _trim(self) -> None:
+        """Past three pages (and SPARE) of records, keep those of the rows from a page above
+        the screen to a page below it (and the header's): the others are rows scrolled far
+        off, or gone."""
+        table = self.table
+        page = max(1, table.size.height)
+        if len(self._rows) <= 3 * page + SPARE:
+            return
+        top = int(table.scroll_y)
+        near = set(table.row_keys[max(0, top - page) : top + 2 * page])
+        near.add(None)
+        self._rows = {key: drawn for key, drawn in self._rows.items() if key in near}
 
     def line(self, row: int, x1: int, x2: int) -> Strip:
         """Row `row`'s line (HEADER: the header's), cropped to `x1`..`x2`."""
@@ -57,11 +98,12 @@ class RowPainter:
             x1,
             x2,
         )
-        cached = self._strips.get(key)
-        if cached is not None and cached[0] == state:
-            return cached[1]
+        drawn = self._rows.get(key)
+        if drawn is not None and drawn.strip is not None and drawn.state == state:
+            return drawn.strip
         strip = table._draw(row, key, x1, x2)
-        self._strips[key] = (state, strip)
+        drawn = self._record(key)
+        drawn.state, drawn.strip = state, strip
         return strip
 
     def row_style(self, row: int) -> Style:
@@ -104,22 +146,21 @@ class RowPainter:
         options = table.app.console_options
         padding = (0, table.cell_padding)
         cells: list[list[Segment]] = []
-        drawn = self._cells
+        kept = self._record(key).cells
         # A row's cells say which row they are by its key, not its place (the mouse finds it
         # by `LineTable.row_at`): a row kept drawn while others come and go above it stays
         # right, as its stripe, cursor and hover are in its line's state (`line`).
         where = {"row": HEADER} if header else {"key": key}
-        place = (key, row_style, component, post, table.get_pseudo_class_state())
+        look = (row_style, component, post, table.get_pseudo_class_state())
         for index, column in enumerate(table.columns.values()):
             width = column.get_render_width(table)
             if not width:
                 continue
             data = None if header or key is None else table.row_cell_data(key, column.key)
-            cache_key = (data, index, width, place) if data is not None else None
-            if cache_key is not None:
-                segments = drawn.get(cache_key)
-                if segments is not None:
-                    cells.append(segments)
+            if data is not None:
+                hit = kept.get((index, look))
+                if hit is not None and hit[1] == width and hit[0] == data:
+                    cells.append(hit[2])
                     continue
             if header:
                 renderable: RenderableType = column.label
@@ -132,8 +173,8 @@ class RowPainter:
                 options.update_dimensions(width, 1).update(no_wrap=True),
             )
             cells.append(lines[0])
-            if cache_key is not None:
-                drawn[cache_key] = lines[0]
+            if data is not None:  # (a new version of the cell replaces the old)
+                kept[index, look] = (data, width, lines[0])
         table_width = sum(column.get_render_width(table) for column in table.columns.values())
         extend, _ = self.cell_styles(header, hover, row == table.cursor_row)
         extend = row_style + extend
