@@ -9,8 +9,9 @@ from __future__ import annotations
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.commands import ScreenCommands, SessionCommands
+from ocr_tui.ui.nothing_to_open import events_reason
 from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.session import SessionScreen, events_reason
+from ocr_tui.ui.screens.session import SessionScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .records_db import AUTH

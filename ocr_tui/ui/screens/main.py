@@ -18,7 +18,6 @@ from textual.widgets import Header, Input
 
 from ocr_tui.core.reviews import NO_SUMMARY
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.latest import Latest, subscribe_latest
 from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
@@ -26,6 +25,7 @@ from ocr_tui.ui.list_layout import SORT_COLUMN
 from ocr_tui.ui.list_model import ListModel
 from ocr_tui.ui.listing import ListQuery, sort_key
 from ocr_tui.ui.navigation import FindingsTarget, Open, SessionTarget
+from ocr_tui.ui.nothing_to_open import no_round_reason
 from ocr_tui.ui.row_order import RowOrder
 from ocr_tui.ui.widgets.detail_pane import DetailPane
 from ocr_tui.ui.widgets.empty_state import EmptyState
@@ -124,7 +124,7 @@ class MainScreen(ListKeys):
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
         if action == "latest_findings":
-            return no_findings_reason(self._highlighted_view())
+            return _no_findings(self._highlighted_view())
         return super().explain_disabled(action, parameters)
 
     def _highlighted_view(self) -> SessionView | None:
@@ -139,7 +139,7 @@ class MainScreen(ListKeys):
         """`F`: the highlighted session's latest round's findings."""
         view = self._highlighted_view()
         if view is None or not view.rounds:
-            self.notify(no_findings_reason(view), severity="warning", markup=False)
+            self.notify(_no_findings(view), severity="warning", markup=False)
             return
         latest = view.rounds[-1]
         self.post_message(Open(FindingsTarget(view.id, latest.number, latest.path)))
@@ -349,13 +349,7 @@ class MainScreen(ListKeys):
         return found
 
 
-def no_findings_reason(view: SessionView | None) -> str:
-    """Why `F` on the list has nothing to open for the highlighted session."""
-    if view is None:
-        return "No session is highlighted: F opens one's latest round's findings."
-    if view.framework != "ocr":
-        label = fmt.framework_label(view.framework)
-        return f"{label} sessions have no review rounds: F has nothing to open."
-    if view.workflow == "map":
-        return "This map session has no review round: F has nothing to open."
-    return "This session has no review round yet: F has nothing to open."
+def _no_findings(view: SessionView | None) -> str:
+    return no_round_reason(
+        view, "F", "No session is highlighted: F opens one's latest round's findings."
+    )

@@ -32,7 +32,7 @@ from textual.widgets import DataTable, Static
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt, router
+from ocr_tui.ui import router
 from ocr_tui.ui.drilldown import DrilldownScreen
 from ocr_tui.ui.navigation import (
     RUN_FILE,
@@ -45,6 +45,7 @@ from ocr_tui.ui.navigation import (
     SessionTarget,
     round_target,
 )
+from ocr_tui.ui.nothing_to_open import events_reason, no_round_reason
 from ocr_tui.ui.session_cells import WIDE_AT, meta_content, wrap_phrases
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.timeline_cells import left_limit, left_width
@@ -159,7 +160,7 @@ class SessionScreen(DrilldownScreen):
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
         if action in ("current_round", "latest_findings"):
-            return no_round_reason(self.view)
+            return _no_round(self.view)
         if action == "map_run":
             return "This session has no map run."
         if action == "event_log":
@@ -357,7 +358,7 @@ class SessionScreen(DrilldownScreen):
     def action_current_round(self) -> None:
         view = self.view
         if view is None or view.current is None:
-            self.notify(no_round_reason(view), severity="warning", markup=False)
+            self.notify(_no_round(view), severity="warning", markup=False)
             return
         current = view.current
         self.post_message(Open(RoundTarget(self.session_id, current.number, current.path)))
@@ -365,31 +366,13 @@ class SessionScreen(DrilldownScreen):
     def action_latest_findings(self) -> None:
         view = self.view
         if view is None or not view.rounds:
-            self.notify(no_round_reason(view), severity="warning", markup=False)
+            self.notify(_no_round(view), severity="warning", markup=False)
             return
         latest = view.rounds[-1]
         self.post_message(Open(FindingsTarget(self.session_id, latest.number, latest.path)))
 
 
-def events_reason(view: SessionView | None) -> str:
-    """Why `l` (the event log) has nothing to show."""
-    if view is None:
-        return "This session is not read yet: it has no event log."
-    if view.framework != "ocr":
-        label = fmt.framework_label(view.framework)
-        return f"{label} sessions have no event log: OCR's ocr.db (OCR 1.5+) records one."
-    if view.source != "ocr.db":
-        return f"Read from {view.source}: only OCR's ocr.db (OCR 1.5+) records an event log."
-    return "OCR has recorded no event for this session yet."
-
-
-def no_round_reason(view: SessionView | None) -> str:
-    """Why `c` (current round) and `F` (findings) do nothing on this session."""
-    if view is None:
-        return "This session is not read yet: it has no review round to open."
-    if view.framework != "ocr":
-        label = fmt.framework_label(view.framework)
-        return f"{label} sessions have no review rounds: c and F have nothing to open."
-    if view.workflow == "map":
-        return "This map session has no review round: c and F have nothing to open."
-    return "This session has no review round yet: c and F have nothing to open."
+def _no_round(view: SessionView | None) -> str:
+    return no_round_reason(
+        view, "c and F", "This session is not read yet: it has no review round to open."
+    )
