@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import tempfile
 from pathlib import Path
+
+import msgspec
+
+_ENC = msgspec.msgpack.Encoder()
+_FAILS = (UnicodeEncodeError, TypeError, ValueError, OverflowError)
 
 
 def cache_dir() -> Path | None:
@@ -31,3 +37,41 @@ def project_file(project_root: Path, name: str) -> Path | None:
         pass
     digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:20]
     return d / f"{name}-{digest}.msgpack"
+
+
+def encode_stamped(schema: int, stamp: object, entries: list) -> bytes:
+    """`(schema, stamp, entries)` as msgpack; entries that cannot be encoded (e.g. a name not
+    valid UTF-8, kept as surrogates) are left out: those are read again every time."""
+    try:
+        return _ENC.encode((schema, stamp, entries))
+    except _FAILS:
+        return _ENC.encode((schema, stamp, [e for e in entries if _encodes(e)]))
+
+
+def _encodes(entry: object) -> bool:
+    try:
+        _ENC.encode(entry)
+        return True
+    except _FAILS:
+        return False
+
+
+def write_atomically(path: Path, data: bytes, prefix: str) -> bool:
+    """`data` written to a temporary file beside `path`, then renamed over it: a reader sees
+    the old file or the new one, never half of one. False when the file system refuses."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+        return True
+    except OSError:
+        return False

@@ -28,7 +28,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-import tempfile
 from collections.abc import Container
 from datetime import datetime
 from pathlib import Path
@@ -37,7 +36,7 @@ from typing import Any
 import msgspec
 
 import ocr_tui
-from ocr_tui.core.cachedir import project_file
+from ocr_tui.core.cachedir import encode_stamped, project_file, write_atomically
 from ocr_tui.core.view import SessionView
 
 SCHEMA = 1
@@ -46,7 +45,6 @@ MAX_ENTRIES = 200_000
 # (framework, key, path, fingerprint, derived at (epoch seconds), the view)
 _Entry = tuple[str, str, str, bytes, float, msgspec.Raw]
 _DEC = msgspec.msgpack.Decoder(tuple[int, str, list[_Entry]])
-_ENC = msgspec.msgpack.Encoder()
 _VIEW = msgspec.msgpack.Decoder(SessionView)
 
 
@@ -175,30 +173,9 @@ class ResultCache:
             return False
         self._dirty = False
         entries = list(new.values())[:MAX_ENTRIES]
-        try:
-            data = _ENC.encode((SCHEMA, self.stamp(), entries))
-        except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
-            # e.g. a name not valid UTF-8 (kept as surrogates): those are derived every time
-            entries = [e for e in entries if _encodes(e)]
-            data = _ENC.encode((SCHEMA, self.stamp(), entries))
         path = self.file
         assert path is not None
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".views-", suffix=".tmp", dir=path.parent)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
-                os.replace(tmp, path)
-            except BaseException:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
-                raise
-            return True
-        except OSError:
-            return False
+        return write_atomically(path, encode_stamped(SCHEMA, self.stamp(), entries), ".views-")
 
     # -- one session --------------------------------------------------------------------------
 
@@ -257,11 +234,3 @@ class ResultCache:
         kept = msgspec.structs.replace(view)
         self._new[ident] = (src.framework, key, str(path), fp, now.timestamp(), kept)
         self._dirty = True
-
-
-def _encodes(entry: tuple) -> bool:
-    try:
-        _ENC.encode(entry)
-        return True
-    except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
-        return False

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
@@ -27,7 +25,7 @@ from typing import Annotated
 import msgspec
 
 import ocr_tui
-from ocr_tui.core.cachedir import project_file
+from ocr_tui.core.cachedir import encode_stamped, project_file, write_atomically
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Counts, Evolution, Severity
 from ocr_tui.formats.ocr.files import Tally
@@ -147,7 +145,6 @@ def from_plain(kind: str, raw: msgspec.Raw | bytes) -> tuple:
 # kind, session, path within it, stamp (size, mtime, ctime, ino; or a digest), value
 _Entry = tuple[str, str, str, tuple[int, int, int, int] | str, msgspec.Raw]
 _DEC = msgspec.msgpack.Decoder(tuple[int, str, list[_Entry]])
-_ENC = msgspec.msgpack.Encoder()
 
 Loaded = dict[str, dict[tuple[str, str], tuple]]  # session -> (kind, rel) -> (stamp, value)
 
@@ -187,26 +184,4 @@ def save(path: Path | None, cache: Iterable[tuple[str, str, str, object, object]
             entries.append((kind, session, rel, key, plain))
         if len(entries) >= MAX_ENTRIES:
             break
-    try:
-        data = _ENC.encode((SCHEMA, build_stamp(), entries))
-    except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
-        # e.g. a name not valid UTF-8 (kept as surrogates): those are parsed every time
-        entries = [e for e in entries if _encodes(e)]
-        data = _ENC.encode((SCHEMA, build_stamp(), entries))
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".parse-", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        return False
-
-
-def _encodes(entry: tuple) -> bool:
-    try:
-        _ENC.encode(entry)
-        return True
-    except (UnicodeEncodeError, TypeError, ValueError, OverflowError):
-        return False
+    return write_atomically(path, encode_stamped(SCHEMA, build_stamp(), entries), ".parse-")
