@@ -3,8 +3,13 @@ collected rows for the final Markdown table."""
 
 from __future__ import annotations
 
+import json
 import os
+import selectors
 import statistics
+import subprocess
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 QUICK = os.environ.get("BENCH_QUICK") == "1"  # set by `python -m benchmarks --quick`
@@ -130,3 +135,28 @@ def markdown_table(machine: str) -> str:
         cells = [r.bench, r.figure, r.value, r.baseline, r.target, r.verdict]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(out)
+
+
+def json_lines(proc: subprocess.Popen) -> Callable[[float], Iterator[dict]]:
+    """A reader of `proc`'s stdout as JSON lines: `read(deadline)` yields each line that arrives
+    before `deadline` (a `time.perf_counter()` time), then stops; the next call goes on where it
+    left off."""
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
+    buf = b""
+
+    def read(deadline: float) -> Iterator[dict]:
+        nonlocal buf
+        while True:
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                yield json.loads(line)
+            left = deadline - time.perf_counter()
+            if left <= 0 or not sel.select(left):
+                return
+            chunk = os.read(proc.stdout.fileno(), 1 << 20)  # type: ignore[union-attr]
+            if not chunk:
+                return
+            buf += chunk
+
+    return read

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import selectors
 import shutil
 import sqlite3
 import subprocess
@@ -20,7 +19,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchmarks.common import report
+from benchmarks.common import json_lines, report
 
 TRIALS = int(os.environ.get("BENCH_TRIALS", "50"))
 SID = "2026-11-22-bench"
@@ -120,24 +119,7 @@ def bench_watch(root: Path) -> dict[str, list[float]]:
         stderr=subprocess.DEVNULL,
         bufsize=0,
     )
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)
-    buf = b""
-
-    def read_lines(deadline: float):
-        nonlocal buf
-        while True:
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                yield json.loads(line)
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return
-            if sel.select(left):
-                chunk = os.read(proc.stdout.fileno(), 1 << 20)
-                if not chunk:
-                    return
-                buf += chunk
+    read_lines = json_lines(proc)
 
     try:
         # wait for the initial snapshot of both sessions

@@ -15,19 +15,17 @@ caches off, as in the other on-screen figures."""
 
 from __future__ import annotations
 
-import json
 import os
-import selectors
 import shutil
 import sqlite3
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from benchmarks.common import figure
+from benchmarks.common import figure, json_lines
 from benchmarks.term import EXE, app_pane, row_of
 from benchmarks.trees import REVIEW_PHASES, write_state
 
@@ -95,28 +93,6 @@ class Project:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
-def _lines(proc: subprocess.Popen) -> Callable[[float], Iterator[dict]]:
-    sel = selectors.DefaultSelector()
-    sel.register(proc.stdout, selectors.EVENT_READ)  # type: ignore[arg-type]
-    buf = b""
-
-    def read(deadline: float) -> Iterator[dict]:
-        nonlocal buf
-        while True:
-            while b"\n" in buf:
-                line, buf = buf.split(b"\n", 1)
-                yield json.loads(line)
-            left = deadline - time.perf_counter()
-            if left <= 0 or not sel.select(left):
-                return
-            chunk = os.read(proc.stdout.fileno(), 1 << 20)  # type: ignore[union-attr]
-            if not chunk:
-                return
-            buf += chunk
-
-    return read
-
-
 def run(project: Project, pid: int, seen: Callable[[int], bool]) -> dict:
     """Write CHANGES changes, each once `seen(k - 1)`; VmRSS after WARM and at the end."""
     samples: list[tuple[int, int]] = []
@@ -142,7 +118,7 @@ def under_watch(project: Project) -> dict:
         env={**os.environ, "OCR_TUI_CACHE_DIR": "off"},
         bufsize=0,
     )
-    read = _lines(proc)
+    read = json_lines(proc)
 
     def seen(k: int, timeout: float = TIMEOUT_S) -> bool:
         want = project.updated_at(k)
