@@ -34,6 +34,7 @@ from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
 from ocr_tui.core.workspace import Scope
 from ocr_tui.ui import fmt, router, textual_fixes
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
@@ -58,7 +59,7 @@ def fit_breakpoints(app: App, screen: Screen) -> None:
     classes: dict[str, bool] = {}
     for dimension, breakpoints in ((width, horizontal or []), (height, vertical or [])):
         classes |= {name: False for _, name in breakpoints}
-        classes |= dict.fromkeys(screen._get_breakpoint_classes(dimension, breakpoints), True)
+        classes |= dict.fromkeys(tc.breakpoint_classes(screen, dimension, breakpoints), True)
     if classes:
         screen.update_classes(classes, animate=False)
 

@@ -44,6 +44,7 @@ from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
 from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path, safe
 from ocr_tui.ui.message_board import MessageBoard
@@ -291,8 +292,8 @@ class LiveApp(MessageBoard):
         for seq in escapes(notes, protocol, self._notify_tmux):
             if seq == BEL:
                 self.bell()  # Textual's own (nothing when headless)
-            elif self._driver is not None:
-                self._driver.write(seq)  # as `App.copy_to_clipboard` writes its OSC 52
+            elif (driver := tc.driver(self)) is not None:
+                driver.write(seq)  # as `App.copy_to_clipboard` writes its OSC 52
 
     @on(HeadersChanged)
     def _headers_changed(self, message: HeadersChanged) -> None:

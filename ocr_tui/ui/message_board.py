@@ -16,8 +16,8 @@ from textual.app import App, ScreenStackError
 from textual.geometry import Size
 from textual.notifications import Notification, Notifications, Notify, SeverityLevel
 from textual.timer import Timer
-from textual.widgets._toast import ToastRack
 
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.widgets.message_line import MessageLine, chosen, is_small
 
 
@@ -60,10 +60,10 @@ class MessageBoard(App[None]):
             screen = self.screen
         except ScreenStackError:
             return
-        notes = list(self._notifications)  # (the expired ones reaped)
+        notes = list(tc.notifications(self))  # (the expired ones reaped)
         self._news &= {n.identity for n in notes}
         small = self.small
-        for rack in screen.query_children(ToastRack):
+        for rack in screen.query_children(tc.ToastRack):
             shown = Notifications()
             for note in [] if small else notes:
                 shown.add(note)

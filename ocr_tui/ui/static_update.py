@@ -13,6 +13,8 @@ from textual.visual import VisualType, visualize
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ocr_tui.ui import textual_compat as tc
+
 
 class LazyStatic(Static):
     """A Static that, while it is hidden (itself or a pane around it), keeps its newest
@@ -61,7 +63,7 @@ def _resizes(widget: Static, content: VisualType, keep_height: bool = False) -> 
     if not size.width:
         return True
     try:
-        visual = visualize(widget, content, markup=widget._render_markup)
+        visual = visualize(widget, content, markup=tc.render_markup(widget))
         height = visual.get_height(styles, size.width)
         return height > size.height if keep_height else height != size.height
     except Exception:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 from contextlib import suppress
 
-from textual.drivers._writer_thread import WriterThread
+from ocr_tui.ui.textual_compat import WriterThread
 
 
 class SafeWriterThread(WriterThread):

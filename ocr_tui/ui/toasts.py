@@ -20,11 +20,11 @@ from dataclasses import dataclass
 from textual.app import App, ScreenStackError
 from textual.css.query import NoMatches
 from textual.notifications import Notification
-from textual.widgets._toast import ToastRack
 
 from ocr_tui.core import rounds
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui import textual_compat as tc
 
 MAX_NEW_SESSION_TOASTS = 3
 MAX_SESSION_TOASTS = 3  # sessions with a toast of their own on screen at once
@@ -131,7 +131,7 @@ class ChangeToasts:
         replacement made before it is handled would miss: the collection is changed here, at
         once, on the UI thread. Textual is pinned; tests/ui/test_toasts.py checks the toasts
         it shows."""
-        notes = self.app._notifications
+        notes = tc.notifications(self.app)
         mark_news = getattr(self.app, "mark_news", None)
         if mark_news is not None:  # news, not a reply to a key (`ui.message_board`)
             mark_news(note)
@@ -139,7 +139,7 @@ class ChangeToasts:
             del notes[replaces]
             self._take_down(replaces)
         notes.add(note)
-        self.app._refresh_notifications()
+        tc.refresh_notifications(self.app)
 
     def _take_down(self, note: Notification) -> None:
         """Unmount `note`'s toast with the ToastHolder around it. Textual's `ToastRack.show`
@@ -148,8 +148,8 @@ class ChangeToasts:
         queue: ~2 MB of RSS a minute beside the simulator at 20x; issue 25). A toast not
         mounted yet (replaced before the rack was shown) has no holder: nothing to do."""
         try:
-            rack = self.app.screen.get_child_by_type(ToastRack)
-            holder = rack.get_child_by_id(ToastRack._toast_id(note))
+            rack = self.app.screen.get_child_by_type(tc.ToastRack)
+            holder = rack.get_child_by_id(tc.toast_id(note))
         except (NoMatches, ScreenStackError):
             return
         holder.remove()

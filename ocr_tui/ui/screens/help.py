@@ -22,6 +22,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from ocr_tui.ui import fmt
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.style import MARK_STYLE, STATE_STYLE
 from ocr_tui.ui.widgets.message_line import MessageLine
 
@@ -76,14 +77,14 @@ def binding_chain(screen: Screen) -> list[tuple[DOMNode, list[Binding]]]:
     bindings a key press on `screen` tries, in that order (Textual's own chain)."""
     return [
         (node, [binding for _key, binding in bindings])
-        for node, bindings in screen._modal_binding_chain
+        for node, bindings in tc.modal_binding_chain(screen)
     ]
 
 
 def action_state(app: App, binding: Binding, node: DOMNode) -> bool | None:
     """The node's `check_action` for the binding: True, False (does not apply: hidden) or
     None (applies, cannot act now: dimmed)."""
-    return app._check_action_state(binding.action, node)
+    return tc.check_action_state(app, binding.action, node)
 
 
 def our_bindings(node: DOMNode) -> list[Binding]:
@@ -112,7 +113,7 @@ def why_key_does_nothing(screen: Screen, key: str) -> str | None:
                 return None  # this one runs
             hidden.append((node, binding))
     for node, binding in hidden:
-        target, name, parameters = app._parse_action(binding.action, node)
+        target, name, parameters = tc.parse_action(app, binding.action, node)
         explain = getattr(target, "explain_disabled", None)
         reason = explain(name, parameters) if explain is not None else None
         if reason:
@@ -154,7 +155,7 @@ def _rows(app: App, chain: list[tuple[DOMNode, list[Binding]]]) -> list[Row]:
             here.add(binding.key)
             if not binding.description or binding.system:
                 continue
-            target, name, parameters = app._parse_action(binding.action, node)
+            target, name, parameters = tc.parse_action(app, binding.action, node)
             action = (id(target), name, parameters)
             mine = binding in ours
             if mine:

@@ -19,6 +19,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
+from ocr_tui.ui import textual_compat as tc
+
 
 def unique_keys(keys: Sequence[str]) -> list[str]:
     """`keys` with each repeat made unique: `a, a` -> `a, a#2` (a counter that no other key in
@@ -108,7 +110,7 @@ class DrillTable(DataTable):
         before = [c.content_width for c in self.columns.values()]
         super()._update_dimensions(new_rows)
         if [c.content_width for c in self.columns.values()] != before:
-            self._update_count += 1  # part of every cached row's key
+            tc.table_draws_anew(self)
             self.refresh()
 
     def _fit_columns(self, *, force: bool = False) -> None:
@@ -125,9 +127,7 @@ class DrillTable(DataTable):
                 column.content_width = want
                 changed = True
         if changed or force:
-            self._clear_caches()
-            self._update_dimensions([])
-            self._update_count += 1
+            tc.table_redrawn_measured(self)
             self.refresh()
 
     def set_labels(self, labels: dict[str, str]) -> None:

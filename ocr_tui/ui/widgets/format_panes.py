@@ -27,6 +27,7 @@ from textual.widgets.data_table import ColumnKey
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, phrases
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.phrases import Phrases
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
@@ -221,9 +222,7 @@ class FitTable(DrillTable):
                 column.content_width = want
                 changed = True
         if changed or force:
-            self._clear_caches()
-            self._update_dimensions([])
-            self._update_count += 1
+            tc.table_redrawn_measured(self)
             self.refresh()
 
     def _update_column_widths(self, updated_cells: set) -> None:
@@ -289,9 +288,7 @@ class FitTable(DrillTable):
         if self._fit_heights():
             changed = True
         if changed:
-            self._require_update_dimensions = True
-            self._clear_caches()
-            self._update_count += 1
+            tc.table_measure_later(self)
             self.refresh(layout=True)
 
     def _fit_heights(self) -> bool:
@@ -316,7 +313,7 @@ class FitTable(DrillTable):
                 row.height = height
                 changed = True
         if changed:
-            self._offset_cache.clear()
+            tc.table_forget_offsets(self)
         return changed
 
     def column_width(self, key: str) -> int:

@@ -19,8 +19,8 @@ from rich.cells import cell_len
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
+from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.widgets.message_line import MessageLine
 
 ALWAYS = frozenset({"help", "quit"})  # action names shown at any width
@@ -65,7 +65,7 @@ class KeyFooter(Footer):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._laid_out_at = 0
-        self._composed: tuple | None = None  # what the keys shown were composed from
+        self._keys_composed: tuple | None = None  # what the keys shown were composed from
 
     def on_mount(self) -> None:
         # The message line comes with the footer, above it: on a small terminal the app's
@@ -73,7 +73,7 @@ class KeyFooter(Footer):
         parent = self.parent
         if parent is not None and not parent.query_children(MessageLine):
             parent.mount(MessageLine(), before=self)
-            self.call_after_refresh(self.app._refresh_notifications)
+            self.call_after_refresh(tc.refresh_notifications, self.app)
 
     def _width(self) -> int:
         return self.size.width or self.app.size.width
@@ -103,14 +103,14 @@ class KeyFooter(Footer):
             self.call_after_refresh(self._recompose_if_changed)
 
     async def _recompose_if_changed(self) -> None:
-        if self.is_attached and self._keys_shown() != self._composed:
+        if self.is_attached and self._keys_shown() != self._keys_composed:
             await self.recompose()
 
     def compose(self):
         if self._bindings_ready:
-            self._composed = self._keys_shown()
+            self._keys_composed = self._keys_shown()
         widgets = list(super().compose())
-        if any(not isinstance(w, FooterKey) for w in widgets):
+        if any(not isinstance(w, tc.FooterKey) for w in widgets):
             yield from widgets  # binding groups: shown as Footer shows them
             return
         self._laid_out_at = self._width()
