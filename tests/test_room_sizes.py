@@ -16,7 +16,6 @@ CLASS_LINES = 250
 
 # Still over the rule (lines now); each is to be split.
 MODULE_CEILINGS = {
-    "ui/fmt.py": 531,
     "ui/widgets/line_table.py": 455,
 }
 CLASS_CEILINGS = {

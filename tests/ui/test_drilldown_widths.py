@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.round import RoundScreen
@@ -130,7 +131,7 @@ def test_wrap_breaks_at_words_only(width):
     lines = fmt.wrap(text, width)
     words = text.split()
     for line in lines:
-        assert fmt.cell_len(line) <= width
+        assert cell_len(line) <= width
         for word in line.split():
             assert word in words or (
                 word.endswith("…") and any(w.startswith(word[:-1]) for w in words)
@@ -144,7 +145,7 @@ def test_breadcrumb_fits_its_line_without_splitting_an_id(width):
 
     parts = ["Sessions", "2026-11-19-feat-billing-webhooks", "map/runs/run-1/flow-analysis.md"]
     shown = fit_parts(parts, width)
-    assert fmt.cell_len(SEPARATOR.join(shown)) <= width
+    assert cell_len(SEPARATOR.join(shown)) <= width
     assert shown[0] == "Sessions"
     if width >= 77:
         assert shown == parts
