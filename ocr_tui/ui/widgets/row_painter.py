@@ -147,10 +147,12 @@ class RowPainter:
         padding = (0, table.cell_padding)
         cells: list[list[Segment]] = []
         kept = self._record(key).cells
-        # A row's cells say which row they are by its key, not its place (the mouse finds it
-        # by `LineTable.row_at`): a row kept drawn while others come and go above it stays
-        # right, as its stripe, cursor and hover are in its line's state (`line`).
-        where = {"row": HEADER} if header else {"key": key}
+        # A row's cells say their column only, never their row (the mouse finds the row by its
+        # line, `LineTable.row_at`): a style naming a session was a new style per session
+        # created, kept by Rich's and Textual's style caches (`Strip.render_ansi` holds
+        # 16,384) long after the session left the screen (issue 25). So the styles drawn are
+        # bounded by the columns and looks, and a row kept drawn while others come and go
+        # above it stays right, its stripe, cursor and hover being in its line's state.
         look = (row_style, component, post, table.get_pseudo_class_state())
         for index, column in enumerate(table.columns.values()):
             width = column.get_render_width(table)
@@ -167,7 +169,7 @@ class RowPainter:
             else:
                 assert key is not None
                 renderable = table.render_row_cell(key, column.key)
-            pre = row_style + Style.from_meta({**where, "column": index}) + component
+            pre = row_style + Style.from_meta({"column": index}) + component
             lines = console.render_lines(
                 Styled(Padding(renderable, padding), pre_style=pre, post_style=post),
                 options.update_dimensions(width, 1).update(no_wrap=True),
@@ -178,7 +180,7 @@ class RowPainter:
         table_width = sum(column.get_render_width(table) for column in table.columns.values())
         extend, _ = self.cell_styles(header, hover, row == table.cursor_row)
         extend = row_style + extend
-        extend += Style.from_meta({**where, "column": 0, "out_of_bounds": True})
+        extend += Style.from_meta({"column": 0, "out_of_bounds": True})
         width = table.size.width
         cells.append([Segment(" " * max(0, width - table_width), extend)])
         line = list(chain.from_iterable(cells))
