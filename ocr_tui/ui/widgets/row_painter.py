@@ -7,11 +7,13 @@ drawn for (its stripe, cursor, hover, the table's pseudo-classes and width), so 
 cursor draws two rows and a new order none; and its cells' segments, each with the data
 (`row_cell_data`) and width it was drawn for, by column and look (stripe, cursor, hover), so
 a row whose data changed draws only the cells that changed, and a new version of a cell
-replaces the old. Records are kept for the rows near the screen only: past `3 pages + 8`
-records, those of rows off it (or no longer rows) are dropped (`_trim`). What is kept so
-depends on the screen's height, never on how many rows changed or came and went (issue 25;
-an LRU of every version of every cell grew to 8,192 cells). `clear` forgets everything
-(the layout, the styles or the theme changed).
+replaces the old. Records are kept for the rows on screen and a few beside it only: past
+`a page + 3 * SPARE` records, those of rows further off (or no longer rows) are dropped
+(`_trim`). What is kept so depends on the screen's height, never on how many rows changed or
+came and went (issue 25; an LRU of every version of every cell grew to 8,192 cells; then
+three pages of records, each row's strip with the pieces Textual's compositor cut it into,
+held ~3.5x what a fresh start draws while new sessions pushed rows off the screen). `clear`
+forgets everything (the layout, the styles or the theme changed).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from textual.renderables.styled import Styled
 from textual.strip import Strip
 
 HEADER = -1  # the header's row index (DataTable's)
-SPARE = 8  # records kept beyond three pages (the header's among them)
+SPARE = 8  # rows kept above and below the screen (and records kept before a trim)
 
 
 class Drawn:
@@ -73,15 +75,15 @@ class RowPainter:
         return drawn
 
     def _trim(self) -> None:
-        """Past three pages (and SPARE) of records, keep those of the rows from a page above
-        the screen to a page below it (and the header's): the others are rows scrolled far
-        off, or gone."""
+        """Past a page and 3 SPARE of records, keep those of the rows from SPARE above the
+        screen to SPARE below it (and the header's): the others are rows scrolled or pushed
+        off, or gone. (Paging draws the rows it brings on screen, as a fresh start does.)"""
         table = self.table
         page = max(1, table.size.height)
-        if len(self._rows) <= 3 * page + SPARE:
+        if len(self._rows) <= page + 3 * SPARE:
             return
         top = int(table.scroll_y)
-        near = set(table.row_keys[max(0, top - page) : top + 2 * page])
+        near = set(table.row_keys[max(0, top - SPARE) : top + page + SPARE])
         near.add(None)
         self._rows = {key: drawn for key, drawn in self._rows.items() if key in near}
 
