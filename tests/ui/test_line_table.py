@@ -147,7 +147,7 @@ async def test_what_is_kept_drawn_depends_on_the_screen_not_on_changes() -> None
     async with app.run_test(size=(40, 12)) as pilot:
         table = app.query_one(Versions)
         painter = table._painter
-        bound = 3 * table.size.height + 8
+        bound = table.size.height + 3 * 8  # the screen and a few rows beside it
         for k in range(300):
             key = table.row_keys[k % 5]
             table.version[key] += 1  # a row on screen changes
@@ -172,3 +172,44 @@ async def test_what_is_kept_drawn_depends_on_the_screen_not_on_changes() -> None
         await pilot.pause()
         assert painter.kept() <= bound
         assert set(painter._rows) <= {None, *table.row_keys}
+
+
+async def test_drawn_styles_do_not_grow_with_rows_come_and_gone() -> None:
+    """Bounded memory (issue 25): a drawn cell's style named its row's key, so every session
+    created made new styles, which Rich's and Textual's global caches kept (`Strip.render_ansi`
+    holds 16,384 of them). Now cells say their column only and the mouse finds the row by its
+    line: 200 rows created and as many gone draw the styles the first 20 drew, and a click
+    still picks the row shown where it was clicked."""
+
+    class VersionsApp(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Versions(30)
+
+    app = VersionsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        table = app.query_one(Versions)
+        styles: set = set()
+        first: set = set()
+        for k in range(200):  # a new row at the top, the oldest gone (a session created)
+            new = f"n{k}"
+            table.version[new] = 0
+            del table.version[table.row_keys[-1]]
+            table.rows_changed([new, *table.row_keys[:-1]])
+            await wait_until(
+                pilot,
+                lambda new=new: new in table.render_line(1).text,
+                what=f"row {new} drawn at the top",
+            )
+            for y in range(table.size.height):
+                styles.update(seg.style for seg in table.render_line(y) if seg.style)
+            if k == 19:
+                first = set(styles)
+        assert first and styles == first
+        assert all(set(s.meta) <= {"column", "out_of_bounds"} for s in styles if s.meta)
+        await pilot.click("#versions", offset=(2, 3))  # the third row (under the header)
+        await wait_until(
+            pilot,
+            lambda: table.cursor_row == 2,
+            what="the cursor on the clicked row",
+        )
+        assert table.row_keys[2] == "n197"

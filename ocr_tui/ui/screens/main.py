@@ -10,10 +10,13 @@ list and the detail pane out by.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import Header, Input
 
 from ocr_tui.core.reviews import NO_SUMMARY
@@ -35,6 +38,8 @@ from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.session_table import SessionTable
 from ocr_tui.ui.widgets.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.table_search import SearchBox
+
+W = TypeVar("W", bound=Widget)
 
 
 class ListBody(Vertical):
@@ -103,6 +108,20 @@ class MainScreen(ListKeys):
         self._shown: dict[str, SessionView] = {}  # shown, changed since the table's sync
         self._hidden: set[str] = set()  # no longer shown since then
         self._latest: Latest | None = None
+        self._parts: dict[type, Widget] = {}  # (`_part`)
+
+    def _part(self, kind: type[W]) -> W:
+        """The screen's `kind` widget (composed once, never replaced), looked up once:
+        Textual's `query_one` caches by the DOM's generation, which every toast shown or gone
+        moves on, so a look-up per refresh filled its cache (1,024 entries; issue 25)."""
+        part = self._parts.get(kind)
+        if part is None:
+            self._parts[kind] = part = self.query_one(kind)
+        return part  # type: ignore[return-value]
+
+    @property
+    def table(self) -> SessionTable:
+        return self._part(SessionTable)
 
     def on_mount(self) -> None:
         self._latest = subscribe_latest(self.app.sessions_signal, self, self._on_sessions)
@@ -210,7 +229,7 @@ class MainScreen(ListKeys):
             return
         now = self.app.now()
         self.table.tick(now)
-        self.query_one(DetailPane).tick(now)
+        self._part(DetailPane).tick(now)
 
     def on_screen_resume(self) -> None:
         self._tick()
@@ -246,7 +265,7 @@ class MainScreen(ListKeys):
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
         self._sync_table(query, follow)
         shown = len(model.shown)
-        bar = self.query_one(FilterBar)
+        bar = self._part(FilterBar)
         bar.show(
             self.app,
             query,
@@ -257,15 +276,15 @@ class MainScreen(ListKeys):
         # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
         summed = self.format in ("all", "ocr")
         ocr = model.ocr if summed else NO_SUMMARY
-        self.query_one(SummaryBar).show_summary(ocr, ocr.sessions < len(model.views))
+        self._part(SummaryBar).show_summary(ocr, ocr.sessions < len(model.views))
         in_view = model.pairs()  # (with several projects: whose)
         heads = [h for h in self.app.headers if (h.project, h.framework) in in_view]
-        self.query_one(HeadersBar).show(heads)
+        self._part(HeadersBar).show(heads)
         self.set_class(self.app.project is None, "-no-project")
         empty = not shown
         self.set_class(empty, "-empty")
-        self.table.display = self.query_one(DetailPane).display = not empty
-        state = self.query_one(EmptyState)
+        self.table.display = self._part(DetailPane).display = not empty
+        state = self._part(EmptyState)
         state.display = empty
         if empty:
             state.show(self.app, query)
@@ -304,7 +323,7 @@ class MainScreen(ListKeys):
     def _show_detail(self) -> None:
         sid = self.table.highlighted_id
         view = self.app.sessions.get(sid) if sid else None
-        self.query_one(DetailPane).show(view, self.app.now())
+        self._part(DetailPane).show(view, self.app.now())
         has_round = self._highlighted_rounds()
         if has_round != self._has_round:  # `F` follows the highlighted session
             self._has_round = has_round

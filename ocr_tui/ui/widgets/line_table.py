@@ -391,18 +391,25 @@ class LineTable(ScrollView, can_focus=True):
         if not meta:
             self._set_hover_cursor(False)
             return
-        row = self.row_at(meta)
+        row = self.row_at(event)
         if row is not None and row != self.hover_row:
             old, self.hover_row = self.hover_row, row
             self.refresh_row(old)
             self.refresh_row(row)
 
-    def row_at(self, meta: dict) -> int | None:
-        """The row a drawn cell belongs to, from its style's meta (HEADER for the header):
-        rows say their key, which stays right however the rows move (`RowPainter.draw`)."""
-        if meta.get("row") == HEADER:
+    def row_at(self, event: events.MouseEvent) -> int | None:
+        """The row under the mouse (HEADER for the header), by its line, as `render_line`
+        lays rows out now: right however rows came, went or moved. (Drawn cells do not say
+        their row: a style naming a session was a new style per session created, which
+        Rich's and Textual's style caches kept, issue 25; `RowPainter.draw`.)"""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return None
+        header = self.header_height if self.show_header else 0
+        if offset.y < header:
             return HEADER
-        return self.index_of(key) if isinstance(key := meta.get("key"), str) else None
+        row = offset.y + self.scroll_offset.y - header
+        return row if 0 <= row < self.row_count else None
 
     def _on_leave(self, _event: events.Leave) -> None:
         self._set_hover_cursor(False)
@@ -410,7 +417,7 @@ class LineTable(ScrollView, can_focus=True):
     async def _on_click(self, event: events.Click) -> None:
         self._set_hover_cursor(True)
         meta = event.style.meta
-        row, column = self.row_at(meta), meta.get("column")
+        row, column = self.row_at(event), meta.get("column")
         if row is None or not isinstance(column, int):
             return
         if row == HEADER:

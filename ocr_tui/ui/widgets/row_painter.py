@@ -7,11 +7,13 @@ drawn for (its stripe, cursor, hover, the table's pseudo-classes and width), so 
 cursor draws two rows and a new order none; and its cells' segments, each with the data
 (`row_cell_data`) and width it was drawn for, by column and look (stripe, cursor, hover), so
 a row whose data changed draws only the cells that changed, and a new version of a cell
-replaces the old. Records are kept for the rows near the screen only: past `3 pages + 8`
-records, those of rows off it (or no longer rows) are dropped (`_trim`). What is kept so
-depends on the screen's height, never on how many rows changed or came and went (issue 25;
-an LRU of every version of every cell grew to 8,192 cells). `clear` forgets everything
-(the layout, the styles or the theme changed).
+replaces the old. Records are kept for the rows on screen and a few beside it only: past
+`a page + 3 * SPARE` records, those of rows further off (or no longer rows) are dropped
+(`_trim`). What is kept so depends on the screen's height, never on how many rows changed or
+came and went (issue 25; an LRU of every version of every cell grew to 8,192 cells; then
+three pages of records, each row's strip with the pieces Textual's compositor cut it into,
+held ~3.5x what a fresh start draws while new sessions pushed rows off the screen). `clear`
+forgets everything (the layout, the styles or the theme changed).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from textual.renderables.styled import Styled
 from textual.strip import Strip
 
 HEADER = -1  # the header's row index (DataTable's)
-SPARE = 8  # records kept beyond three pages (the header's among them)
+SPARE = 8  # rows kept above and below the screen (and records kept before a trim)
 
 
 class Drawn:
@@ -73,15 +75,15 @@ class RowPainter:
         return drawn
 
     def _trim(self) -> None:
-        """Past three pages (and SPARE) of records, keep those of the rows from a page above
-        the screen to a page below it (and the header's): the others are rows scrolled far
-        off, or gone."""
+        """Past a page and 3 SPARE of records, keep those of the rows from SPARE above the
+        screen to SPARE below it (and the header's): the others are rows scrolled or pushed
+        off, or gone. (Paging draws the rows it brings on screen, as a fresh start does.)"""
         table = self.table
         page = max(1, table.size.height)
-        if len(self._rows) <= 3 * page + SPARE:
+        if len(self._rows) <= page + 3 * SPARE:
             return
         top = int(table.scroll_y)
-        near = set(table.row_keys[max(0, top - page) : top + 2 * page])
+        near = set(table.row_keys[max(0, top - SPARE) : top + page + SPARE])
         near.add(None)
         self._rows = {key: drawn for key, drawn in self._rows.items() if key in near}
 
@@ -147,10 +149,12 @@ class RowPainter:
         padding = (0, table.cell_padding)
         cells: list[list[Segment]] = []
         kept = self._record(key).cells
-        # A row's cells say which row they are by its key, not its place (the mouse finds it
-        # by `LineTable.row_at`): a row kept drawn while others come and go above it stays
-        # right, as its stripe, cursor and hover are in its line's state (`line`).
-        where = {"row": HEADER} if header else {"key": key}
+        # A row's cells say their column only, never their row (the mouse finds the row by its
+        # line, `LineTable.row_at`): a style naming a session was a new style per session
+        # created, kept by Rich's and Textual's style caches (`Strip.render_ansi` holds
+        # 16,384) long after the session left the screen (issue 25). So the styles drawn are
+        # bounded by the columns and looks, and a row kept drawn while others come and go
+        # above it stays right, its stripe, cursor and hover being in its line's state.
         look = (row_style, component, post, table.get_pseudo_class_state())
         for index, column in enumerate(table.columns.values()):
             width = column.get_render_width(table)
@@ -167,7 +171,7 @@ class RowPainter:
             else:
                 assert key is not None
                 renderable = table.render_row_cell(key, column.key)
-            pre = row_style + Style.from_meta({**where, "column": index}) + component
+            pre = row_style + Style.from_meta({"column": index}) + component
             lines = console.render_lines(
                 Styled(Padding(renderable, padding), pre_style=pre, post_style=post),
                 options.update_dimensions(width, 1).update(no_wrap=True),
@@ -178,7 +182,7 @@ class RowPainter:
         table_width = sum(column.get_render_width(table) for column in table.columns.values())
         extend, _ = self.cell_styles(header, hover, row == table.cursor_row)
         extend = row_style + extend
-        extend += Style.from_meta({**where, "column": 0, "out_of_bounds": True})
+        extend += Style.from_meta({"column": 0, "out_of_bounds": True})
         width = table.size.width
         cells.append([Segment(" " * max(0, width - table_width), extend)])
         line = list(chain.from_iterable(cells))
