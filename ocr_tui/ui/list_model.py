@@ -1,8 +1,8 @@
-"""What the main screen shows of the sessions, kept up to date by what changed (issue 25, item
-3: a change costs the same at any history size): the sessions the query leaves, the formats
-and projects present (the columns and the filter bar), the (project, format) pairs the list
-shows (the headers bar), and OCR's summary (the summary bar). A change of k sessions costs
-O(k); only a new query (filter, format, project, search) reads every session again.
+"""What the main screen shows of the sessions, kept up to date by what changed (a change costs the
+same at any history size): the sessions the query leaves, the formats and projects present (the
+columns and the filter bar), the (project, format) pairs the list shows (the headers bar), and
+OCR's summary (the summary bar). A change of k sessions costs O(k); only a new query (filter,
+format, project, search) reads every session again.
 
 Pure (no Textual). The order of the sessions shown is the table's (`row_order.RowOrder`).
 """

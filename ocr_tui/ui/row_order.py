@@ -2,7 +2,7 @@
 finds its new one in O(log n) key comparisons (and a memmove), never a re-sort of them all.
 
 Pure (no Textual): `SessionTable` holds one as its row keys while the list is in a steady
-state (issue 25, item 3: a change costs the same at any history size).
+state (a change costs the same at any history size).
 """
 
 from __future__ import annotations

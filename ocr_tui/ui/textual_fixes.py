@@ -6,8 +6,8 @@ changes what it replaces). Applied once, when `ocr_tui.ui.app` is imported.
   the `StylesCache`, and with it the widget's last rendered lines (its strips and theirs): every
   widget ever drawn (a toast, its holder, a footer key, a pane's part) stayed in memory until
   1,024 newer ones pushed it out. Beside the simulator at 20x (a change toast a second or
-  more) that was most of the dashboard's growth: 316 StylesCache alive for ~30 widgets
-  (issue 25, item 2). Its value depends on the two colours alone: cached by them here.
+  more) that was most of the dashboard's growth: 316 StylesCache alive for ~30 widgets. Its value
+  depends on the two colours alone: cached by them here.
 """
 
 from __future__ import annotations

@@ -145,7 +145,7 @@ class ChangeToasts:
         """Unmount `note`'s toast with the ToastHolder around it. Textual's `ToastRack.show`
         removes a toast whose notification is gone, but not its holder: every replaced toast
         left an empty holder mounted for good (a live widget, its styles, caches and message
-        queue: ~2 MB of RSS a minute beside the simulator at 20x; issue 25). A toast not
+        queue: ~2 MB of RSS a minute beside the simulator at 20x). A toast not
         mounted yet (replaced before the rack was shown) has no holder: nothing to do."""
         try:
             rack = self.app.screen.get_child_by_type(tc.ToastRack)

@@ -1,4 +1,4 @@
-"""A change on the dashboard costs the same at any history size (issue 25, item 3): once the
+"""A change on the dashboard costs the same at any history size: once the
 list is steady, a change of one session builds that session's row alone, and neither re-counts
 nor re-sorts the others (`ListModel.update`, `SessionTable.sync_changes`), with 10 sessions or
 with 3,000; what the screen shows is still the query's sessions, in its order."""

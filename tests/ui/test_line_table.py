@@ -135,7 +135,7 @@ class Versions(LineTable):
 
 
 async def test_what_is_kept_drawn_depends_on_the_screen_not_on_changes() -> None:
-    """Bounded memory (issue 25): every version of every cell drawn was kept (an LRU of
+    """Bounded memory: every version of every cell drawn was kept (an LRU of
     8,192 cells, and 1,024 lines by row key, filled by changes and by rows come and gone).
     Now one record per row near the screen, each cell's newest version in it."""
 
@@ -175,7 +175,7 @@ async def test_what_is_kept_drawn_depends_on_the_screen_not_on_changes() -> None
 
 
 async def test_drawn_styles_do_not_grow_with_rows_come_and_gone() -> None:
-    """Bounded memory (issue 25): a drawn cell's style named its row's key, so every session
+    """Bounded memory: a drawn cell's style named its row's key, so every session
     created made new styles, which Rich's and Textual's global caches kept (`Strip.render_ansi`
     holds 16,384 of them). Now cells say their column only and the mouse finds the row by its
     line: 200 rows created and as many gone draw the styles the first 20 drew, and a click

@@ -1,4 +1,4 @@
-"""The list kept by delta is the list computed whole (issue 25, item 3): after any run of
+"""The list kept by delta is the list computed whole: after any run of
 changes, new sessions and removals, the order a `RowOrder` keeps by bisection is what sorting
 every session gives, for every sort and direction; `ListModel`'s counts (the sessions shown,
 the formats and projects, the pairs shown, OCR's summary) are those counted afresh. And a

@@ -1,4 +1,4 @@
-"""Bounded memory (issue 25): the main screen looks its parts up once. Textual's `query_one`
+"""Bounded memory: the main screen looks its parts up once. Textual's `query_one`
 caches its answers by the DOM's generation, which every toast shown or gone moves on, so a
 look-up of the list's parts per refresh filled that cache (1,024 entries) while the
 dashboard was left open beside busy agents."""

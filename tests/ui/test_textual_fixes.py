@@ -1,4 +1,4 @@
-"""The pinned Textual's leaks worked around (`ocr_tui.ui.textual_fixes`, issue 25, item 2): a
+"""The pinned Textual's leaks worked around (`ocr_tui.ui.textual_fixes`): a
 widget gone leaves nothing of it in memory."""
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ async def test_many_new_sessions_are_one_toast() -> None:
 
 
 async def test_replaced_toasts_leave_nothing_mounted() -> None:
-    """Bounded memory (issue 25): Textual's ToastRack takes a replaced toast down but not the
+    """Bounded memory: Textual's ToastRack takes a replaced toast down but not the
     ToastHolder around it, so every replacement left an empty holder mounted for good (a
     live widget: ~40 of them per session the simulator creates). Only the toasts up remain."""
     from textual.widgets._toast import ToastHolder

@@ -1,4 +1,4 @@
-"""Reading a new version of ocr.db from what changed since the last (issue 25).
+"""Reading a new version of ocr.db from what changed since the last.
 
 OCR >= 1.5 rewrites the whole file (temp + rename) on every `ocr state` command and
 heartbeat, and a project's store keeps every session it ran: a full read costs with the

@@ -1,4 +1,4 @@
-"""Every session's findings rows of one ocr.db version, for the session views (issue 12): the
+"""Every session's findings rows of one ocr.db version, for the session views: the
 rows `ocr-tui findings` reads (`findings_db.read_findings`), read once per version of the file
 from the in-memory copy `db_load.load_db` already made, not once per session and change.
 

@@ -1,4 +1,4 @@
-"""The findings `ocr.db` holds for one session (issue 12's second source, after
+"""The findings `ocr.db` holds for one session (the findings' second source, after
 round-meta.json): `review_findings` joined to `reviewer_outputs` and `review_rounds`
 (ocr-format.md §2.2), with the user's triage from `user_finding_progress`. No writes, ever.
 
@@ -66,7 +66,7 @@ def _triage(con: sqlite3.Connection, session_id: str) -> dict[int, tuple[int, st
     """review_findings.id -> (recency rank, raw status) of its latest progress row, for the
     findings of session `session_id` only (the ranks order those rows as the whole table's
     order would: oldest first). Reading every session's triage for each session made a full
-    read of a store quadratic: 86 s at 1,000 sessions with the dashboard's rows (issue 25)."""
+    read of a store quadratic: 86 s at 1,000 sessions with the dashboard's rows."""
     cols = _columns(con, "user_finding_progress")
     if not {"finding_id", "status"} <= cols:
         return {}

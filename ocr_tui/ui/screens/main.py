@@ -113,7 +113,7 @@ class MainScreen(ListKeys):
     def _part(self, kind: type[W]) -> W:
         """The screen's `kind` widget (composed once, never replaced), looked up once:
         Textual's `query_one` caches by the DOM's generation, which every toast shown or gone
-        moves on, so a look-up per refresh filled its cache (1,024 entries; issue 25)."""
+        moves on, so a look-up per refresh filled its cache (1,024 entries)."""
         part = self._parts.get(kind)
         if part is None:
             self._parts[kind] = part = self.query_one(kind)

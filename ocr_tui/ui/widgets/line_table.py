@@ -401,7 +401,7 @@ class LineTable(ScrollView, can_focus=True):
         """The row under the mouse (HEADER for the header), by its line, as `render_line`
         lays rows out now: right however rows came, went or moved. (Drawn cells do not say
         their row: a style naming a session was a new style per session created, which
-        Rich's and Textual's style caches kept, issue 25; `RowPainter.draw`.)"""
+        Rich's and Textual's style caches kept; `RowPainter.draw`.)"""
         offset = event.get_content_offset(self)
         if offset is None:
             return None

@@ -10,7 +10,7 @@ a row whose data changed draws only the cells that changed, and a new version of
 replaces the old. Records are kept for the rows on screen and a few beside it only: past
 `a page + 3 * SPARE` records, those of rows further off (or no longer rows) are dropped
 (`_trim`). What is kept so depends on the screen's height, never on how many rows changed or
-came and went (issue 25; an LRU of every version of every cell grew to 8,192 cells; then
+came and went (an LRU of every version of every cell grew to 8,192 cells; then
 three pages of records, each row's strip with the pieces Textual's compositor cut it into,
 held ~3.5x what a fresh start draws while new sessions pushed rows off the screen). `clear`
 forgets everything (the layout, the styles or the theme changed).
@@ -152,7 +152,7 @@ class RowPainter:
         # A row's cells say their column only, never their row (the mouse finds the row by its
         # line, `LineTable.row_at`): a style naming a session was a new style per session
         # created, kept by Rich's and Textual's style caches (`Strip.render_ansi` holds
-        # 16,384) long after the session left the screen (issue 25). So the styles drawn are
+        # 16,384) long after the session left the screen. So the styles drawn are
         # bounded by the columns and looks, and a row kept drawn while others come and go
         # above it stays right, its stripe, cursor and hover being in its line's state.
         look = (row_style, component, post, table.get_pseudo_class_state())
