@@ -165,7 +165,7 @@ def _id_cell_matches(cell: str, sid: str) -> bool:
     """The id, or the id as the list draws it: without its date when short of room
     (`display.id_core`), or cut in its middle (`elide_id`)."""
     from ocr_tui.core.display import id_core
-    from ocr_tui.ui.list_cells import elide_id
+    from ocr_tui.ui.screens.sessions.cells import elide_id
 
     if cell in (sid, id_core(sid)):
         return True

@@ -115,30 +115,61 @@ FACADE = "ocr_tui.formats.ocr.api"
 
 
 def test_the_ui_reaches_the_host_formats_data_only_through_its_facade():
-    """OCR's data beyond the session list (findings, discourse, map runs) reaches the screens
-    through `formats/ocr/api.py` alone, and no other format is imported by the UI at all: a
-    format's sessions come to the UI as views, through the engine."""
+    """OCR's data beyond the session list (findings, discourse, map runs, agents) reaches the
+    screens through `formats/ocr/api.py` alone, imported only under `ui/screens/ocr/`; no other
+    format is imported by the UI at all: a format's sessions come to the UI as views, through
+    the engine."""
     bad = [
         f"{name} -> {dep}"
         for name, deps in GRAPH.items()
         if _layer(name) == "ui"
         for dep in deps
-        if _layer(dep) == "formats" and dep != FACADE
+        if _layer(dep) == "formats"
+        and (dep != FACADE or not name.startswith("ocr_tui.ui.screens.ocr."))
     ]
     assert bad == []
     assert any(FACADE in deps for name, deps in GRAPH.items() if _layer(name) == "ui")
 
 
+def _is_screen(name: str) -> bool:
+    """A screen's module: `ui/screens/<feature>/screen.py` (`ui/screens/ocr/<feature>/…`)."""
+    return name.startswith("ocr_tui.ui.screens.") and name.endswith(".screen")
+
+
 def test_screens_never_import_each_other_and_widgets_never_import_screens():
+    """A screen opens another by posting `Open(target)` (the router imports it); only the app
+    imports a screen (the first one and help). Widgets are shared: they import no screen's
+    package."""
     bad = [
         f"{name} -> {dep}"
         for name, deps in GRAPH.items()
         for dep in deps
-        if (name.startswith("ocr_tui.ui.screens.") or name.startswith("ocr_tui.ui.widgets."))
-        and dep.startswith("ocr_tui.ui.screens.")
-        and dep != name
+        if dep != name
+        and (
+            (_is_screen(dep) and name != "ocr_tui.ui.app")
+            or (name.startswith("ocr_tui.ui.widgets.") and dep.startswith("ocr_tui.ui.screens."))
+        )
     ]
     assert bad == []
+
+
+UI_ROOT = {
+    "app", "commands", "contract", "latest", "listing", "live", "message_board", "messages",
+    "navigation", "notify", "router", "style", "terminal_writer", "textual_compat",
+    "textual_fixes", "toasts",
+}  # fmt: skip
+
+
+def test_the_root_of_ui_keeps_only_what_every_screen_shares():
+    """The app, router, navigation, contract, messages, the live data and its query, style and
+    the Textual seams; a screen's own modules live in `ui/screens/<feature>/`, a shared widget
+    in `ui/widgets/` (one per module), how values read in `ui/fmt/`."""
+    root = {
+        m.split(".")[2]
+        for m in MODULES
+        if m.startswith("ocr_tui.ui.") and m.count(".") == 2 and m != "ocr_tui.ui.fmt"
+    } - {"screens", "widgets"}
+    assert root == UI_ROOT
 
 
 def test_no_import_circles():

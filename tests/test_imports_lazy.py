@@ -29,11 +29,11 @@ OTHER_SCREENS = [
 DEFERRED = [
     *OTHER_SCREENS,
     "ocr_tui.ui.commands",
-    "ocr_tui.ui.markdown_text",
-    "ocr_tui.ui.docfile",
-    "ocr_tui.ui.editor_launch",
-    "ocr_tui.ui.findings_view",
-    "ocr_tui.ui.round_reader",
+    "ocr_tui.ui.screens.ocr.markdown_text",
+    "ocr_tui.ui.screens.document.docfile",
+    "ocr_tui.ui.screens.ocr.editor_launch",
+    "ocr_tui.ui.screens.ocr.findings.view",
+    "ocr_tui.ui.screens.ocr.round_reader",
     "markdown_it",
     "textual.widgets._markdown",
     "ocr_tui.demo",
@@ -87,7 +87,7 @@ def test_the_cli_module_imports_no_command() -> None:
 
 def test_the_app_module_imports_only_the_session_list() -> None:
     modules = loaded("import ocr_tui.ui.app")
-    assert "ocr_tui.ui.screens.main" in modules
+    assert "ocr_tui.ui.screens.sessions.screen" in modules
     assert among(modules, [*DEFERRED, "sqlite3", "importlib.metadata"]) == []
     assert among(modules, ["ocr_tui.formats"]) == []  # the formats load when a project does
 
@@ -139,7 +139,7 @@ def test_palette_and_screens_load_when_used(project: Path) -> None:
         "            if len(app.sessions) == 3 and not app.unread:\n"
         "                break\n"
         "        sid = sorted(app.sessions)[-1]\n"
-        "        assert 'ocr_tui.ui.screens.session' not in sys.modules\n"
+        "        assert 'ocr_tui.ui.screens.session.screen' not in sys.modules\n"
         "        assert app.open_target(SessionTarget(sid))\n"
         "        await pilot.pause()\n"
         "        assert type(app.screen).__name__ == 'SessionScreen'\n"
@@ -152,9 +152,9 @@ def test_palette_and_screens_load_when_used(project: Path) -> None:
         "asyncio.run(run())\n"
     )
     modules = loaded(code, str(project))
-    assert {"ocr_tui.ui.screens.session", "ocr_tui.ui.screens.reviews"} <= modules
+    assert {"ocr_tui.ui.screens.session.screen", "ocr_tui.ui.screens.ocr.reviews.screen"} <= modules
     assert "ocr_tui.ui.commands" in modules
-    assert "ocr_tui.ui.screens.document" not in modules  # not opened: not imported
+    assert "ocr_tui.ui.screens.document.screen" not in modules  # not opened: not imported
 
 
 # --- the registry: importlib.metadata only when a plugin may be there -------------------------
@@ -237,7 +237,7 @@ async def test_the_first_frame_has_the_breakpoint_classes_textual_gives_later(si
     from ocr_tui.cli import make_app
     from ocr_tui.core.project import find_project
     from ocr_tui.ui.app import fit_breakpoints
-    from ocr_tui.ui.screens.main import MainScreen
+    from ocr_tui.ui.screens.sessions.screen import MainScreen
 
     breakpoints = {name for _, name in MainScreen.HORIZONTAL_BREAKPOINTS}
     breakpoints |= {name for _, name in MainScreen.VERTICAL_BREAKPOINTS}

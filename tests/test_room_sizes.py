@@ -20,15 +20,15 @@ MODULE_CEILINGS = {
 }
 CLASS_CEILINGS = {
     "ui/widgets/line_table.py:LineTable": 417,
-    "ui/screens/findings.py:FindingsScreen": 353,
+    "ui/screens/ocr/findings/screen.py:FindingsScreen": 353,
     "core/workspace.py:Workspace": 324,
     "ui/live.py:LiveApp": 324,
-    "ui/screens/session.py:SessionScreen": 306,
+    "ui/screens/session/screen.py:SessionScreen": 306,
     "ui/app.py:OcrTuiApp": 304,
-    "ui/screens/main.py:MainScreen": 303,
-    "ui/screens/document.py:DocumentScreen": 258,
-    "ui/widgets/session_rows.py:SessionRows": 258,
-    "ui/screens/round.py:RoundScreen": 254,
+    "ui/screens/sessions/screen.py:MainScreen": 303,
+    "ui/screens/document/screen.py:DocumentScreen": 258,
+    "ui/screens/sessions/session_rows.py:SessionRows": 258,
+    "ui/screens/ocr/round/screen.py:RoundScreen": 254,
 }
 
 

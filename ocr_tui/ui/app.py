@@ -38,7 +38,7 @@ from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
-from ocr_tui.ui.screens.main import MainScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -270,7 +270,7 @@ class OcrTuiApp(LiveApp):
     # -- actions ------------------------------------------------------------------------
 
     def action_help(self) -> None:
-        from ocr_tui.ui.screens.help import HelpScreen
+        from ocr_tui.ui.screens.help.screen import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
@@ -292,7 +292,7 @@ class OcrTuiApp(LiveApp):
     def on_key(self, event: events.Key) -> None:
         """A key no binding runs (App's own handler runs after this one): if a binding of it
         does not apply here, say why."""
-        from ocr_tui.ui.screens.help import why_key_does_nothing
+        from ocr_tui.ui.screens.help.screen import why_key_does_nothing
 
         reason = why_key_does_nothing(self.screen, event.key)
         if reason:

@@ -13,8 +13,8 @@ from textual.content import Content
 
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
-from ocr_tui.ui.list_keys import SEARCHED
 from ocr_tui.ui.navigation import EventsTarget, FindingsTarget, MapRunTarget
+from ocr_tui.ui.screens.sessions.keys import SEARCHED
 
 # (title, main screen action, help)
 MAIN_ACTIONS: tuple[tuple[str, str, str], ...] = (

@@ -61,16 +61,16 @@ _SCREENS: dict[type[Target], type[Routable]] = {}
 
 # The module of the screen that shows each kind of target, imported when one is first opened.
 SCREEN_MODULES: dict[type[Target], str] = {
-    SessionTarget: "ocr_tui.ui.screens.session",
-    RoundTarget: "ocr_tui.ui.screens.round",
-    FindingsTarget: "ocr_tui.ui.screens.findings",
-    FindingTarget: "ocr_tui.ui.screens.finding",
-    DiscourseTarget: "ocr_tui.ui.screens.discourse",
-    DocumentTarget: "ocr_tui.ui.screens.document",
-    ReviewerTarget: "ocr_tui.ui.screens.document",
-    MapRunTarget: "ocr_tui.ui.screens.map_run",
-    ReviewsTarget: "ocr_tui.ui.screens.reviews",
-    EventsTarget: "ocr_tui.ui.screens.events",
+    SessionTarget: "ocr_tui.ui.screens.session.screen",
+    RoundTarget: "ocr_tui.ui.screens.ocr.round.screen",
+    FindingsTarget: "ocr_tui.ui.screens.ocr.findings.screen",
+    FindingTarget: "ocr_tui.ui.screens.ocr.finding.screen",
+    DiscourseTarget: "ocr_tui.ui.screens.ocr.discourse.screen",
+    DocumentTarget: "ocr_tui.ui.screens.document.screen",
+    ReviewerTarget: "ocr_tui.ui.screens.document.screen",
+    MapRunTarget: "ocr_tui.ui.screens.ocr.map_run.screen",
+    ReviewsTarget: "ocr_tui.ui.screens.ocr.reviews.screen",
+    EventsTarget: "ocr_tui.ui.screens.events.screen",
 }
 
 

@@ -18,7 +18,7 @@ from ocr_tui.core.view import Elapsed, RunningAgent, SessionView
 from ocr_tui.formats.ocr.sim import Simulator
 from ocr_tui.status_text import status_cell
 from ocr_tui.ui import fmt
-from ocr_tui.ui.timeline_cells import timeline_title
+from ocr_tui.ui.screens.session.timeline_cells import timeline_title
 
 from .builders import FIXED, ago, final_md, iso, reviewer_md
 

@@ -49,7 +49,7 @@ def closed_ocr(sid: str = "2026-11-22-main") -> SessionView:
 
 
 def test_elapsed_is_the_session_time_in_the_list_and_in_status():
-    from ocr_tui.ui.list_cells import row_cells
+    from ocr_tui.ui.screens.sessions.cells import row_cells
 
     v = closed_ocr()
     assert display.session_seconds(v, NOW) == 9 * 60 + 20
@@ -82,8 +82,8 @@ def test_status_json_says_the_session_time(tmp_path, capsys):
 
 
 def test_a_format_has_one_short_name_in_the_list_and_in_status():
-    from ocr_tui.ui import list_layout
-    from ocr_tui.ui.list_cells import row_cells
+    from ocr_tui.ui.screens.sessions import layout as list_layout
+    from ocr_tui.ui.screens.sessions.cells import row_cells
 
     v = view("session-20261123-220146-10156", "analysis", "analysis", started_at=iso(NOW))
     assert row_cells(v, NOW)["format"][0][0] == "analysis"
@@ -94,7 +94,7 @@ def test_a_format_has_one_short_name_in_the_list_and_in_status():
 
 
 def test_status_columns_are_the_lists_in_upper_case():
-    from ocr_tui.ui import list_layout
+    from ocr_tui.ui.screens.sessions import layout as list_layout
 
     other = view("261123-x", "code", "code:fast", alerts=["stale: idle over 48h"])
     head = table([closed_ocr(), other], None, NOW).splitlines()[0]
@@ -170,7 +170,7 @@ def test_status_plans_its_columns_as_the_list_does(width):
     views = demo_views()
     lines = table(views, width, NOW).splitlines()
     names = [h.strip() for h in lines[0].split("  ") if h.strip()]
-    from ocr_tui.ui import list_layout
+    from ocr_tui.ui.screens.sessions import layout as list_layout
 
     order = [s.header.upper() for s in list_layout.SPECS]
     kept = [n.split(" (")[0] for n in names if n != "STATUS"]
@@ -181,7 +181,7 @@ def test_status_plans_its_columns_as_the_list_does(width):
 
 
 def test_list_plan_at_200_gives_room_to_cut_cells_before_air():
-    from ocr_tui.ui import list_layout
+    from ocr_tui.ui.screens.sessions import layout as list_layout
 
     natural = {"id": 32, "id_core": 26, "format": 8, "flow": 6, "phase": 29, "round": 2}
     natural |= {"reviewers": 1, "findings": 1, "verdict": 16, "agents": 20, "needs": 25}

@@ -23,8 +23,9 @@ from ocr_tui.cli import main as cli_main
 from ocr_tui.core import display
 from ocr_tui.core.reviews import review_rows, summary
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import list_cells, session_cells
-from ocr_tui.ui.widgets import detail_pane
+from ocr_tui.ui.screens.session import cells as session_cells
+from ocr_tui.ui.screens.sessions import cells as list_cells
+from ocr_tui.ui.screens.sessions import detail_pane
 
 DASH = "—"
 STALL_AFTER = 1800.0  # the default --stall-after, as every surface here is built with

@@ -18,7 +18,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
-from ocr_tui.ui.widgets.detail_pane import DetailPane, Laid
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, Laid
 from tests.ui.builders import wait_failure
 
 from . import surfaces as S

@@ -156,7 +156,7 @@ class DrillApp(App):
         return self._now
 
     def open_document(self, session_id: str, rel_path: str) -> None:
-        from ocr_tui.ui.screens.document import DocumentScreen
+        from ocr_tui.ui.screens.document.screen import DocumentScreen
 
         self.push_screen(DocumentScreen(session_id, rel_path))
 

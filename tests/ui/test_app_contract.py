@@ -198,7 +198,7 @@ async def test_a_failing_watcher_is_reported_not_fatal(project: Project, monkeyp
 
 async def test_open_document_pushes_the_document_screen(app: OcrTuiApp) -> None:
     try:
-        from ocr_tui.ui.screens.document import DocumentScreen
+        from ocr_tui.ui.screens.document.screen import DocumentScreen
     except ImportError:
         pytest.skip("the document screen is not there yet")
     async with app.run_test(size=SIZE) as pilot:

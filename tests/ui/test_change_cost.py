@@ -5,9 +5,9 @@ with 3,000; what the screen shows is still the query's sessions, in its order.""
 
 from __future__ import annotations
 
-from ocr_tui.ui.list_model import ListModel
-from ocr_tui.ui.row_order import RowOrder
-from ocr_tui.ui.widgets import session_rows
+from ocr_tui.ui.screens.sessions import session_rows
+from ocr_tui.ui.screens.sessions.model import ListModel
+from ocr_tui.ui.screens.sessions.row_order import RowOrder
 
 from .builders import make_project, wait_until
 from .test_list_truth import SIZE, check_screen, settle, start

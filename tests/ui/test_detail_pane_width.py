@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.geometry import Size
 
-from ocr_tui.ui.widgets.detail_pane import Laid
+from ocr_tui.ui.screens.sessions.detail_pane import Laid
 
 
 class LaidApp(App[None]):

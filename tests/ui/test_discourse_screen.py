@@ -8,9 +8,9 @@ from textual.pilot import Pilot
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.navigation import DiscourseTarget, RoundTarget
-from ocr_tui.ui.screens.discourse import DiscourseScreen
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.finding import FindingScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.ocr.discourse.screen import DiscourseScreen
+from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
@@ -174,7 +174,7 @@ async def test_findings_detail_without_discourse_hides_the_section(project: Proj
 
 async def test_the_round_screen_opens_the_discourse(project: Project) -> None:
     """`D` on the round, and Enter on its discourse.md row, open the discourse screen."""
-    from ocr_tui.ui.screens.round import RoundScreen
+    from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 
     give_findings(project)
     write_discourse(project)

@@ -4,7 +4,7 @@ map run; a session-level document has no round to step to."""
 from __future__ import annotations
 
 from ocr_tui.cli import make_app
-from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 

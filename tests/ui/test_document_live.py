@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from ocr_tui.cli import make_app
-from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown
 
-from ocr_tui.ui.docfile import MAX_RENDER
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.document.docfile import MAX_RENDER
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 try:

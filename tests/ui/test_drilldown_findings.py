@@ -12,7 +12,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import Evolution, Round
 from ocr_tui.ui.fmt import blocker_trend, findings_change
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 
 from .builders import loaded, wait_until
 

@@ -23,11 +23,11 @@ from ocr_tui.ui.navigation import (
     RoundTarget,
     Target,
 )
-from ocr_tui.ui.screens.discourse import DiscourseScreen, text_widths
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.finding import FindingScreen
-from ocr_tui.ui.screens.findings import FindingsScreen
-from ocr_tui.ui.screens.help import HelpScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.help.screen import HelpScreen
+from ocr_tui.ui.screens.ocr.discourse.screen import DiscourseScreen, text_widths
+from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter, keys_that_fit

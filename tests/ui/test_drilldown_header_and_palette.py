@@ -9,9 +9,9 @@ from __future__ import annotations
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.commands import ScreenCommands, SessionCommands
-from ocr_tui.ui.nothing_to_open import events_reason
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.base.nothing_to_open import events_reason
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .records_db import AUTH
@@ -95,7 +95,7 @@ def test_the_event_log_reason_speaks_of_the_format(project: Project) -> None:
 def test_the_summary_line_gives_up_whole_parts_not_letters(project: Project) -> None:
     """At 80 columns it read `… 14 reviews with a verdict · 0 unresolved blocke…`."""
     from ocr_tui.core.engine import Engine
-    from ocr_tui.ui.widgets.summary_bar import summary_content
+    from ocr_tui.ui.screens.sessions.summary_bar import summary_content
 
     views = Engine(project).scan()
     whole = summary_content(views).plain
@@ -111,7 +111,7 @@ def test_the_summary_line_gives_up_whole_parts_not_letters(project: Project) -> 
 def test_one_description_of_search_and_of_finished() -> None:
     from ocr_tui.core.states import STATES
     from ocr_tui.ui.commands import MAIN_ACTIONS
-    from ocr_tui.ui.list_keys import SEARCHED
+    from ocr_tui.ui.screens.sessions.keys import SEARCHED
 
     assert SEARCHED == "ids, branches, titles, agents, verdicts and alerts"
     assert any(SEARCHED in help_text for _, _, help_text in MAIN_ACTIONS)
@@ -122,7 +122,7 @@ def test_the_header_wraps_between_phrases_never_inside_one() -> None:
     """At 80 columns `elapsed 50m 00s (round` / `2: 20m 00s)` broke a phrase in two."""
     from textual.content import Content
 
-    from ocr_tui.ui.session_cells import SEP, wrap_phrases
+    from ocr_tui.ui.screens.session.cells import SEP, wrap_phrases
 
     meta = Content.assemble("review", SEP, "phase 4/8 Parallel Reviews", SEP,
                             "elapsed ", ("50m 00s", "bold"), " (round 2: 20m 00s)")  # fmt: skip
@@ -139,7 +139,7 @@ async def test_findings_keep_the_keys_after_a_filter_empties_them(sim_root) -> N
     """`b`, `t` (no finding matches), `b` again: one row back, but Enter and `j` did nothing
     until Tab: the table had lost the focus while hidden."""
     from ocr_tui.ui.navigation import FindingsTarget
-    from ocr_tui.ui.screens.findings import FindingsScreen
+    from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
 
     app = make_app(Project(sim_root), clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -178,7 +178,7 @@ async def test_findings_keep_the_keys_after_a_filter_empties_them(sim_root) -> N
 
 async def test_the_summary_line_goes_with_a_format_filter_of_another_format(home) -> None:
     """`t` to the code workflow left `OCR · 4 sessions · 0 active …` above code sessions."""
-    from ocr_tui.ui.widgets.summary_bar import SummaryBar
+    from ocr_tui.ui.screens.sessions.summary_bar import SummaryBar
 
     from .mixed_project import mixed_project
 

@@ -12,10 +12,10 @@ import pytest
 from rich.cells import cell_len
 
 from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.session_cells import WIDE_AT
-from ocr_tui.ui.timeline_cells import left_limit, left_width
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.cells import WIDE_AT
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.session.timeline_cells import left_limit, left_width
 from ocr_tui.ui.widgets.format_panes import FitTable, Labelled, LabelledRows, item_lines
 
 from .drilldown_tree import SID, DrillApp, build_tree

@@ -16,9 +16,9 @@ from textual.app import App, ComposeResult
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import find_project
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable, unique_keys
 
 from .test_drilldown import crumbs, wait_for

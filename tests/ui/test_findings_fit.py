@@ -18,7 +18,7 @@ from ocr_tui.core.project import Project
 from ocr_tui.core.states import PHASE_MARKS, STATES, UNKNOWN
 from ocr_tui.formats.ocr.finding import Finding, Location
 from ocr_tui.ui.navigation import FindingsTarget
-from ocr_tui.ui.screens.findings import FindingsScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
 from .builders import NOW, fixed_clock, loaded, set_mtime, wait_until
@@ -228,7 +228,7 @@ def finding(title: str, file: str, reviewers: tuple[str, ...], **kw) -> Finding:
 
 
 def rows_and_keys() -> tuple[list[Finding], list[str]]:
-    from ocr_tui.ui.findings_cells import columns
+    from ocr_tui.ui.screens.ocr.findings.cells import columns
 
     rows = [
         finding("T" * 40, "src/" + "p" * 30 + ".py", ("principal-1", "principal-2", "quality-1")),
@@ -240,7 +240,7 @@ def rows_and_keys() -> tuple[list[Finding], list[str]]:
 
 
 def test_full_words_and_whole_texts_when_they_fit() -> None:
-    from ocr_tui.ui.findings_cells import plan
+    from ocr_tui.ui.screens.ocr.findings.cells import plan
 
     rows, keys = rows_and_keys()
     p = plan(rows, 200, keys)
@@ -249,7 +249,7 @@ def test_full_words_and_whole_texts_when_they_fit() -> None:
 
 
 def test_short_of_room_the_short_words_and_the_title_the_most() -> None:
-    from ocr_tui.ui.findings_cells import plan
+    from ocr_tui.ui.screens.ocr.findings.cells import plan
 
     rows, keys = rows_and_keys()
     p = plan(rows, 110, keys)
@@ -262,7 +262,7 @@ def test_short_of_room_the_short_words_and_the_title_the_most() -> None:
 
 
 def test_the_triage_filter_for_findings_without_one_says_the_none_mark() -> None:
-    from ocr_tui.ui.findings_view import NO_TRIAGE, FindingsQuery
+    from ocr_tui.ui.screens.ocr.findings.view import NO_TRIAGE, FindingsQuery
 
     assert FindingsQuery(triage=NO_TRIAGE).label() == f"triage {UNKNOWN}"
     assert FindingsQuery(triage="read").label() == "triage read"

@@ -12,11 +12,11 @@ from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.finding import FindingScreen
-from ocr_tui.ui.screens.findings import FindingsScreen
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
 from .builders import NOW, SIZE, fixed_clock, loaded, set_mtime, wait_until

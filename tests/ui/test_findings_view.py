@@ -6,8 +6,8 @@ import pytest
 
 from ocr_tui.core.cells import elide_middle
 from ocr_tui.formats.ocr.finding import Finding, Location
-from ocr_tui.ui.findings_cells import reviewers_text
-from ocr_tui.ui.findings_view import NO_TRIAGE, FindingsQuery, display_markdown
+from ocr_tui.ui.screens.ocr.findings.cells import reviewers_text
+from ocr_tui.ui.screens.ocr.findings.view import NO_TRIAGE, FindingsQuery, display_markdown
 
 
 def f(

@@ -7,8 +7,8 @@ import pytest
 from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 from ocr_tui.ui.widgets.format_panes import FormatPanes
 
@@ -177,7 +177,7 @@ def _phase_cell(app, sid: str) -> str:
 
 async def _show(pilot: Pilot, sid: str) -> str:
 
-    from ocr_tui.ui.widgets.detail_pane import DetailPane
+    from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 
     app = pilot.app
     assert app.main_screen.table.select(sid)

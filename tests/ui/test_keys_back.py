@@ -7,9 +7,9 @@ from textual.pilot import Pilot
 
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.navigation import RoundTarget
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.findings import FindingsScreen
-from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 from .builders import SIZE, loaded, wait_until
@@ -119,7 +119,7 @@ async def test_back_after_a_step_keeps_following_the_breadcrumb(app: OcrTuiApp) 
     (not in the stack: opened on the session, the nearest crumb the stack holds), and Esc
     again to the session, as the breadcrumb said, not back into the findings."""
     from ocr_tui.ui.navigation import DocumentTarget, FindingsTarget
-    from ocr_tui.ui.screens.session import SessionScreen
+    from ocr_tui.ui.screens.session.screen import SessionScreen
 
     async with app.run_test(size=SIZE) as pilot:
         await loaded(pilot)

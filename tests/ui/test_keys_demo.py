@@ -11,7 +11,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.navigation import SessionTarget
-from ocr_tui.ui.screens.main import MainScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 from .builders import SIZE, fixed_clock, loaded, make_project, table_ids, wait_until, write_session
 

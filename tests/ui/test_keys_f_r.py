@@ -10,10 +10,10 @@ from textual.command import CommandPalette
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.screens.findings import FindingsScreen
-from ocr_tui.ui.screens.main import MainScreen
-from ocr_tui.ui.screens.reviews import ReviewsScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
+from ocr_tui.ui.screens.ocr.reviews.screen import ReviewsScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 from .builders import SIZE, fixed_clock, loaded, table_ids, wait_until
 from .mixed_project import mixed_project

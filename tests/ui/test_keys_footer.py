@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.navigation import DocumentTarget
-from ocr_tui.ui.screens.document import DocumentScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
 
 from .builders import SIZE, loaded, wait_until
 
@@ -70,7 +70,7 @@ async def test_round_brackets_only_where_a_round_is(project) -> None:
     on the first, `[` likewise."""
     from ocr_tui.cli import make_app
     from ocr_tui.ui.navigation import RoundTarget
-    from ocr_tui.ui.screens.round import RoundScreen
+    from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 
     from .builders import SIZE, fixed_clock, loaded, wait_until
 

@@ -11,9 +11,9 @@ from textual.widgets import Static
 from ocr_tui.core.states import STATES
 from ocr_tui.ui.app import OcrTuiApp
 from ocr_tui.ui.navigation import DocumentTarget, RoundTarget
-from ocr_tui.ui.screens.document import DocumentScreen
-from ocr_tui.ui.screens.help import HelpScreen
-from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.screens.document.screen import DocumentScreen
+from ocr_tui.ui.screens.help.screen import HelpScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 
 from .builders import SIZE, loaded, wait_until
 

@@ -17,7 +17,7 @@ from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.sim import SimStep, Simulator
-from ocr_tui.ui.widgets.detail_pane import DetailPane
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 
 from .builders import loaded, wait_until
 
@@ -106,7 +106,7 @@ async def test_the_session_screen_holds_still(tmp_path, size) -> None:
     columns as wide from its first row (a run's state planned for `in progress`), its document
     column sharing what is left; the Rounds cursor on
     the current round (R1, then R2), as it opened."""
-    from ocr_tui.ui.screens.session import SessionScreen
+    from ocr_tui.ui.screens.session.screen import SessionScreen
 
     run = Run(tmp_path)
     app = make_app(run.project, clock=run.now)

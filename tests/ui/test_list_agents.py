@@ -12,7 +12,7 @@ import msgspec
 from ocr_tui.core.columns import COLUMNS, applies
 from ocr_tui.core.display import agents_text
 from ocr_tui.core.view import Elapsed, RunningAgent, SessionView
-from ocr_tui.ui.list_cells import row_cells
+from ocr_tui.ui.screens.sessions.cells import row_cells
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 BASE = SessionView(

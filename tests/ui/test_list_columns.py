@@ -10,8 +10,8 @@ import pytest
 from ocr_tui.core.lenient import blank_view
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import Elapsed
-from ocr_tui.ui import list_layout
-from ocr_tui.ui.list_cells import flow_text, session_seconds
+from ocr_tui.ui.screens.sessions import layout as list_layout
+from ocr_tui.ui.screens.sessions.cells import flow_text, session_seconds
 
 from .builders import NOW, iso
 

@@ -27,9 +27,9 @@ from ocr_tui.core.view import (
     SessionView,
     Severity,
 )
-from ocr_tui.ui import list_layout
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.list_cells import BAR_CELLS, TICKING, row_cells
+from ocr_tui.ui.screens.sessions import layout as list_layout
+from ocr_tui.ui.screens.sessions.cells import BAR_CELLS, TICKING, row_cells
 
 from .builders import NOW, RoundSpec, fixed_clock, loaded, make_project, write_session
 from .mixed_project import mixed_project

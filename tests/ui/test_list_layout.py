@@ -14,9 +14,9 @@ from textual.widgets._footer import FooterKey
 from ocr_tui.cli import make_app
 from ocr_tui.core.display import id_core, name_order
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.list_cells import elide_id
-from ocr_tui.ui.widgets.detail_pane import DetailPane
-from ocr_tui.ui.widgets.headers_bar import HeadersBar
+from ocr_tui.ui.screens.sessions.cells import elide_id
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
+from ocr_tui.ui.screens.sessions.headers_bar import HeadersBar
 
 from .builders import fixed_clock, loaded, table_ids, wait_until
 from .mixed_project import mixed_project

@@ -17,9 +17,9 @@ from ocr_tui.core import display
 from ocr_tui.core.reviews import summary
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import listing
-from ocr_tui.ui.list_model import ListModel
 from ocr_tui.ui.listing import SORTS, ListQuery, formats_of, projects_of
-from ocr_tui.ui.row_order import RowOrder
+from ocr_tui.ui.screens.sessions.model import ListModel
+from ocr_tui.ui.screens.sessions.row_order import RowOrder
 
 from .test_list_truth import session
 

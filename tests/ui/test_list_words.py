@@ -13,12 +13,17 @@ from textual.widgets import Static
 from ocr_tui.cli import make_app
 from ocr_tui.core.view import Elapsed, Fact, Header, MapRun, Round, SessionView
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.detail_cells import clock_content, details_content, info_content, rounds_content
-from ocr_tui.ui.list_cells import activity_text, row_cells, started_text
-from ocr_tui.ui.screens.document import info_content as doc_info
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.widgets.detail_pane import DetailPane, Laid
-from ocr_tui.ui.widgets.headers_bar import header_line
+from ocr_tui.ui.screens.document.screen import info_content as doc_info
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.sessions.cells import activity_text, row_cells, started_text
+from ocr_tui.ui.screens.sessions.detail_cells import (
+    clock_content,
+    details_content,
+    info_content,
+    rounds_content,
+)
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, Laid
+from ocr_tui.ui.screens.sessions.headers_bar import header_line
 
 from .builders import fixed_clock, loaded, wait_until
 from .mixed_project import mixed_project
@@ -192,7 +197,7 @@ def test_phase_times_only_where_every_line_has_room():
     beside the widest label the format has: an OCR session's times do not come and go with
     its phases (its `Requirements Mapping` leaves them no room); a code workflow's fit."""
     from ocr_tui.core.view import PhaseStep
-    from ocr_tui.ui.detail_cells import phase_times, timeline_content
+    from ocr_tui.ui.screens.sessions.detail_cells import phase_times, timeline_content
 
     def steps(label: str, at: str) -> list[PhaseStep]:
         return [PhaseStep(key="a", label=label, number=1, state="done", at=at, seconds=400)]

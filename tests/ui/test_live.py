@@ -12,7 +12,7 @@ from textual.widgets import Static
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.widgets.session_table import SessionTable
+from ocr_tui.ui.screens.sessions.session_table import SessionTable
 
 from .builders import (
     NOW,

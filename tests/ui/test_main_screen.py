@@ -9,9 +9,9 @@ from textual.widgets import Input, Static
 
 from ocr_tui.cli import make_app
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.screens.help import HelpScreen
-from ocr_tui.ui.widgets.detail_pane import DetailPane
-from ocr_tui.ui.widgets.session_table import SessionTable
+from ocr_tui.ui.screens.help.screen import HelpScreen
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
+from ocr_tui.ui.screens.sessions.session_table import SessionTable
 
 from .builders import NOW, SIZE, fixed_clock, loaded, make_project, table_ids, wait_until
 
@@ -159,7 +159,7 @@ async def test_search_filters_as_you_type_and_escape_clears(app: OcrTuiApp) -> N
 
 async def test_enter_opens_the_session_screen(app: OcrTuiApp) -> None:
     try:
-        from ocr_tui.ui.screens.session import SessionScreen
+        from ocr_tui.ui.screens.session.screen import SessionScreen
     except ImportError:
         pytest.skip("the session screen is not there yet")
     async with app.run_test(size=SIZE) as pilot:
@@ -293,6 +293,6 @@ async def test_theme_change_recolours_the_glyphs(app: OcrTuiApp) -> None:
 def test_no_viewed_session_without_the_list() -> None:
     """A change announced while the list screen is composed or being removed (at quit, the
     simulator still writing) asks which session it shows: none, not NoMatches."""
-    from ocr_tui.ui.screens.main import MainScreen
+    from ocr_tui.ui.screens.sessions.screen import MainScreen
 
     assert MainScreen().viewed_session_id is None

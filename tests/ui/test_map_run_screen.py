@@ -9,8 +9,8 @@ from textual.pilot import Pilot
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.navigation import MapRunTarget
-from ocr_tui.ui.screens.map_run import MapRunScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.ocr.map_run.screen import MapRunScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
@@ -67,7 +67,7 @@ async def test_map_run_by_keys(project: Project, monkeypatch) -> None:
 
         opened: list[tuple[str | None, int | None]] = []
         monkeypatch.setattr(
-            "ocr_tui.ui.screens.map_run.open_in_editor",
+            "ocr_tui.ui.screens.ocr.map_run.screen.open_in_editor",
             lambda _node, file, line, _sid=None: opened.append((file, line)),
         )
         await pilot.press("enter")  # into the section's files

@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Markdown
 
 from ocr_tui.core.textsafe import safe_block, safe_line
-from ocr_tui.ui.markdown_text import keep_line_breaks, split_fields
+from ocr_tui.ui.screens.ocr.markdown_text import keep_line_breaks, split_fields
 
 FINAL = """### 1. SQL injection in search
 **Flagged by**: @principal-1, @security-1

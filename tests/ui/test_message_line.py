@@ -9,7 +9,7 @@ from __future__ import annotations
 from textual.notifications import Notification
 from textual.widgets._toast import Toast
 
-from ocr_tui.ui.screens.help import HelpScreen
+from ocr_tui.ui.screens.help.screen import HelpScreen
 from ocr_tui.ui.widgets.message_line import MessageLine, chosen, is_small, line_content
 
 from .builders import loaded, wait_until

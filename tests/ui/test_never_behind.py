@@ -19,7 +19,7 @@ from textual import events
 
 from ocr_tui.cli import make_app
 from ocr_tui.ui.latest import Latest
-from ocr_tui.ui.screens.main import MainScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 from .builders import fixed_clock, make_project, wait_until
 from .screen_record import record

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows
 
 from .drilldown_tree import DrillApp

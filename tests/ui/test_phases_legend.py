@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.timeline_cells import KEYS_ALONE, KEYS_WITH_BAR
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.session.timeline_cells import KEYS_ALONE, KEYS_WITH_BAR
 
 from .drilldown_tree import SID, DrillApp
 from .test_drilldown import snap_tree, wait_for

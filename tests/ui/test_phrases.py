@@ -12,8 +12,8 @@ from rich.text import Text
 from textual.content import Content
 
 from ocr_tui.ui.fmt import KEEP_TOGETHER
-from ocr_tui.ui.phrases import Phrases, words
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.fmt.phrases import Phrases, words
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable
 
 from .drilldown_tree import SID, DrillApp, build_tree

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 
 from .drilldown_tree import NOW, SID, DrillApp, build_tree
 from .test_drilldown import wait_for

@@ -15,9 +15,9 @@ from ocr_tui.cli import make_app
 from ocr_tui.core import workspace
 from ocr_tui.core.project import Project
 from ocr_tui.core.workspace import Scope
-from ocr_tui.ui.screens.help import HelpScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.widgets.filter_bar import FilterBar
+from ocr_tui.ui.screens.help.screen import HelpScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.sessions.filter_bar import FilterBar
 
 from .builders import (
     NOW,
@@ -128,7 +128,7 @@ async def test_a_session_opens_in_its_own_project(two, monkeypatch) -> None:
         )
         assert app.screen.viewed_session_id == "web/2026-03-10-feat-auth"
         planned: list[Path] = []
-        from ocr_tui.ui import editor_launch
+        from ocr_tui.ui.screens.ocr import editor_launch
 
         monkeypatch.setattr(
             editor_launch,
@@ -241,7 +241,7 @@ async def test_no_toasts_for_a_project_the_list_does_not_show(two, monkeypatch) 
 def test_wide_characters_are_measured_in_cells() -> None:
     """A project or session named in CJK takes two cells a character: its column plans for
     that, and is not cut while there is room (it was, at half its width)."""
-    from ocr_tui.ui.list_cells import IdFit, cell_width
+    from ocr_tui.ui.screens.sessions.cells import IdFit, cell_width
 
     assert cell_width((("日本語プロジェクト", "muted"),)) == 18
     fit = IdFit()
@@ -276,7 +276,7 @@ async def test_sort_by_project_with_several_projects_only(two, project) -> None:
 
 
 async def test_the_reviews_view_shows_one_project_with_p(two, project) -> None:
-    from ocr_tui.ui.screens.reviews import ReviewsScreen
+    from ocr_tui.ui.screens.ocr.reviews.screen import ReviewsScreen
 
     app = make_app(None, scope=two, clock=fixed_clock)
     async with app.run_test(size=SIZE) as pilot:
@@ -342,7 +342,7 @@ def test_ids_that_read_the_same_in_two_projects_lose_their_prefix() -> None:
     """`main` of api and `main` of web are told apart by the Project column: they lose
     their day as unique ids do; two `main`s of one project keep it."""
     from ocr_tui.core.display import ambiguous
-    from ocr_tui.ui.list_cells import IdFit
+    from ocr_tui.ui.screens.sessions.cells import IdFit
 
     ids = ["2026-11-22-main", "2026-11-23-main", "2026-11-23-fix"]
     assert ambiguous(ids, ["api", "web", "api"]) == frozenset()

@@ -9,12 +9,12 @@ from textual.widgets import DataTable
 
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
-from ocr_tui.ui.reviews_cells import ReviewsQuery
-from ocr_tui.ui.screens.main import MainScreen
-from ocr_tui.ui.screens.reviews import ReviewsScreen
-from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.screens.ocr.reviews.cells import ReviewsQuery
+from ocr_tui.ui.screens.ocr.reviews.screen import ReviewsScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
+from ocr_tui.ui.screens.sessions.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.format_panes import FitTable
-from ocr_tui.ui.widgets.summary_bar import SummaryBar
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .records_db import AUTH, give_records, replace_db

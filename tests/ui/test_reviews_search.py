@@ -15,9 +15,9 @@ from textual.widgets import Input
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.core.reviews import ReviewRow
-from ocr_tui.ui.reviews_cells import LAYOUTS, ReviewsQuery, choose_layout, date_text
-from ocr_tui.ui.screens.main import MainScreen
-from ocr_tui.ui.screens.round import RoundScreen
+from ocr_tui.ui.screens.ocr.reviews.cells import LAYOUTS, ReviewsQuery, choose_layout, date_text
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 from .builders import SIZE, fixed_clock, wait_until
 from .records_db import AUTH, give_records

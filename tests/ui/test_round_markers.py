@@ -11,9 +11,9 @@ from rich.style import Style
 
 from ocr_tui.core.states import CURRENT, STATES
 from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.session_cells import ROUND_COLUMNS, ROUNDS_KEY
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.cells import ROUND_COLUMNS, ROUNDS_KEY
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable
 
 from .drilldown_tree import SID, DrillApp, build_tree

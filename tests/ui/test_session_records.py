@@ -15,10 +15,10 @@ from textual.pilot import Pilot
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.ui.fmt import KEEP_TOGETHER
-from ocr_tui.ui.screens.events import EventsScreen
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.widgets.agents_pane import AgentsPane
+from ocr_tui.ui.screens.events.screen import EventsScreen
+from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.notes_pane import NotesPane
 

@@ -20,19 +20,19 @@ from ocr_tui.core.states import CURRENT, PHASE_MARKS, TO_COME
 from ocr_tui.core.view import Elapsed, Fact, Reviewer, Round, SessionView, Severity
 from ocr_tui.ui import fmt
 from ocr_tui.ui.app import OcrTuiApp
-from ocr_tui.ui.detail_cells import (
+from ocr_tui.ui.navigation import SessionTarget
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.cells import meta_content
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.screens.sessions.cells import row_cells
+from ocr_tui.ui.screens.sessions.detail_cells import (
     details_content,
     info_content,
     reviewers_content,
     rounds_content,
     status_words,
 )
-from ocr_tui.ui.list_cells import row_cells
-from ocr_tui.ui.navigation import SessionTarget
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.session_cells import meta_content
-from ocr_tui.ui.widgets.detail_pane import DetailPane
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows, fact_items, unsaid_badges
 
 from .builders import fixed_clock, loaded, wait_until

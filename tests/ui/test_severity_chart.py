@@ -9,9 +9,9 @@ from datetime import timedelta
 from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.core.view import Reviewer, Round, Severity
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
-from ocr_tui.ui.severity_chart import (
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
+from ocr_tui.ui.widgets.severity_chart import (
     BAR,
     MIN_BAR,
     SEVERITIES,

@@ -12,8 +12,8 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
 from ocr_tui.ui.navigation import FindingsTarget, MapRunTarget
-from ocr_tui.ui.screens.findings import FindingsScreen
-from ocr_tui.ui.screens.map_run import MapRunScreen
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
+from ocr_tui.ui.screens.ocr.map_run.screen import MapRunScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 

@@ -16,8 +16,8 @@ from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
 from ocr_tui.ui.navigation import RoundTarget
-from ocr_tui.ui.screens.round import RoundScreen
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 
 from .builders import fixed_clock, loaded, wait_until
 from .mixed_project import mixed_project

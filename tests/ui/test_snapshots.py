@@ -10,7 +10,7 @@ import pytest
 from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
-from ocr_tui.ui.screens.help import HelpScreen
+from ocr_tui.ui.screens.help.screen import HelpScreen
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .mixed_project import mixed_project

@@ -8,7 +8,7 @@ from textual.app import App, ComposeResult
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ocr_tui.ui.static_update import update_static
+from ocr_tui.ui.widgets.static_update import update_static
 
 from .builders import wait_until
 

@@ -14,7 +14,7 @@ import pytest
 
 from ocr_tui.core.view import Elapsed, SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.screens.session import SessionScreen
+from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows
 
 from .drilldown_tree import SID, DrillApp, build_tree
@@ -154,7 +154,7 @@ def test_the_timeline_says_how_long_and_when_in_one_form():
     one phase's start to the next's) and, for the one under way, how long so far; a bar of
     each phase's time against the longest."""
     from ocr_tui.core.view import PhaseStep
-    from ocr_tui.ui.timeline_cells import timeline_content
+    from ocr_tui.ui.screens.session.timeline_cells import timeline_content
 
     steps = [
         PhaseStep(key="a", label="Context", number=1, state="done", at="2026-11-23T19:30:00Z"),

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from ocr_tui.formats.ocr.sim import build_history
-from ocr_tui.ui.list_cells import elide_id
+from ocr_tui.ui.screens.sessions.cells import elide_id
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ocr_tui.ui.list_cells import elide_id
+from ocr_tui.ui.screens.sessions.cells import elide_id
 
 from .test_tmux import DEADLINE_S, pane_factory, pytestmark  # noqa: F401 (the fixture)
 

@@ -121,3 +121,15 @@ def labelled_lines(rows: Sequence[tuple[str, str]], width: int) -> list[tuple[in
         for j, line in enumerate(wrap(value, width - lw - 1)):
             out.append((i, cell if j == 0 else " " * (lw + 1), line))
     return out
+
+
+EIGHTHS = " ▏▎▍▌▋▊▉"
+
+
+def bar(seconds: int | None, longest: int, width: int = 6) -> str:
+    """`seconds` against `longest` in `width` cells, to an eighth of a cell (a phase that took
+    any time at all shows at least a sliver)."""
+    if not seconds or longest <= 0:
+        return ""
+    eighths = max(1, round(min(seconds, longest) / longest * width * 8))
+    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")

@@ -26,9 +26,10 @@ from textual.widget import Widget
 from textual.widgets.data_table import ColumnKey
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt, phrases
+from ocr_tui.ui import fmt
 from ocr_tui.ui import textual_compat as tc
-from ocr_tui.ui.phrases import Phrases
+from ocr_tui.ui.fmt import phrases
+from ocr_tui.ui.fmt.phrases import Phrases
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
 

@@ -20,7 +20,7 @@ from textual.widgets import Static
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import Note
 from ocr_tui.ui import fmt
-from ocr_tui.ui.static_update import set_border_title, update_static
+from ocr_tui.ui.widgets.static_update import set_border_title, update_static
 
 NOTE_LINES = 12  # a longer note is cut here, with how many lines are left
 

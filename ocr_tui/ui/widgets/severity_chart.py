@@ -15,7 +15,7 @@ info      0
   every OCR era (the reviewer files are there in each);
 - the bars are scaled to the largest count of any severity in any of the session's rounds
   (`session_most`), so moving between rounds compares them: the largest is `BAR` cells, the
-  others to its scale, in eighths of a cell (`timeline_cells.bar`: any count at all shows at
+  others to its scale, in eighths of a cell (`fmt.text.bar`: any count at all shows at
   least a sliver);
 - every severity has its line, a zero one muted with no bar: the lines stay where they are
   when the round changes (the cursor moves, `[` / `]`, a live round gains findings), and `0
@@ -38,7 +38,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.view import Round
 from ocr_tui.ui import fmt
-from ocr_tui.ui.timeline_cells import bar
+from ocr_tui.ui.fmt.text import bar
 
 SEVERITIES = fmt.SEVERITY_KEYS
 # Severity -> its colour, as the findings table and the Reviewers table draw it.

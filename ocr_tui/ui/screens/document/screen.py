@@ -1,10 +1,10 @@
 """DocumentScreen: one session file rendered as Markdown, reloaded in place when it changes.
 
-The file is read in a thread worker (`ocr_tui.ui.docfile.load_document`), never on the UI thread. On
-every `sessions_signal` naming this session (and every POLL_SECONDS) the worker re-stats the
-file and reads it only if its (size, mtime, inode) changed; the Markdown is re-rendered only if
-the text changed, and the scroll position is kept. A deleted file keeps its last text under a
-"deleted" note.
+The file is read in a thread worker (`ocr_tui.ui.screens.document.docfile.load_document`), never on
+the UI thread. On every `sessions_signal` naming this session (and every POLL_SECONDS) the worker
+re-stats the file and reads it only if its (size, mtime, inode) changed; the Markdown is
+re-rendered only if the text changed, and the scroll position is kept. A deleted file keeps its
+last text under a "deleted" note.
 
 Keys: j/k scroll, g/G top/bottom, `[`/`]` step to the same file in the previous/next round
 (e.g. principal-1.md of round 1 from round 2; the same document name in the previous/next run
@@ -31,10 +31,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import from_mtime
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt, router
-from ocr_tui.ui.docfile import MAX_RENDER, DocState, human_size, load_document
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label, twin_name
-from ocr_tui.ui.markdown_text import keep_line_breaks
 from ocr_tui.ui.navigation import (
     ROUND_FILE,
     RUN_FILE,
@@ -48,7 +45,10 @@ from ocr_tui.ui.navigation import (
     Target,
     neighbour_file,
 )
-from ocr_tui.ui.round_reader import way_in
+from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.screens.document.docfile import MAX_RENDER, DocState, human_size, load_document
+from ocr_tui.ui.screens.ocr.markdown_text import keep_line_breaks
+from ocr_tui.ui.screens.ocr.round_reader import way_in
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.key_footer import KeyFooter

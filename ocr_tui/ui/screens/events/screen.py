@@ -9,7 +9,6 @@ event is about, Esc goes back to the session.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -19,16 +18,16 @@ from textual.widgets import DataTable, Static
 
 from ocr_tui.core.view import LogEvent, SessionView
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
-from ocr_tui.ui.event_cells import COLUMNS, FLEX, event_rows, labels
 from ocr_tui.ui.navigation import EventsTarget, MapRunTarget, Open, RoundTarget, Target
+from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.screens.events.cells import COLUMNS, FLEX, event_rows, labels
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 
-RECORDS_CSS = Path(__file__).parent.parent / "records.tcss"
+RECORDS_CSS = DrilldownScreen.CSS_PATH.with_name("records.tcss")
 KEPT = 200  # what the view keeps (`SessionView.events`)
 
 

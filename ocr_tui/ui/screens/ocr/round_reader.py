@@ -21,9 +21,9 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import RoundTarget, Target
+from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 READ_GROUP = "round-read"

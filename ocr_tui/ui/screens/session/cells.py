@@ -19,7 +19,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.reviews_cells import triage_text
+from ocr_tui.ui.screens.ocr.reviews.cells import triage_text
 from ocr_tui.ui.style import VERDICT_VAR
 
 ROUND_COLUMNS = [

@@ -10,7 +10,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.session_cells import DOC_COLUMNS
+from ocr_tui.ui.screens.session.cells import DOC_COLUMNS
 from ocr_tui.ui.widgets.format_panes import FitTable
 
 

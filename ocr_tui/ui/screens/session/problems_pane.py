@@ -10,7 +10,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.session_cells import problems_content
+from ocr_tui.ui.screens.session.cells import problems_content
 
 
 class ProblemsPane(Vertical):

@@ -1,5 +1,6 @@
 """The session screen's Rounds pane: the blocker trend, the rounds table (its cells:
-`ocr_tui.ui.session_cells`) or "No review rounds yet.", in a bordered pane keyed by its markers.
+`ocr_tui.ui.screens.session.cells`) or "No review rounds yet.", in a bordered pane keyed by its
+markers.
 
 It holds still as the rounds go on: the table's columns never narrow, its verdict is
 planned for the widest (`NEEDS DISCUSSION`), and its cursor opens on the current round (the one
@@ -18,7 +19,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.columns import VERDICTS
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.session_cells import (
+from ocr_tui.ui.screens.session.cells import (
     ROUND_COLUMNS,
     ROUNDS_KEY,
     round_labels,

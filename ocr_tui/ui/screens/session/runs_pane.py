@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.session_cells import RUN_COLUMNS, RUN_LEAST, run_rows
+from ocr_tui.ui.screens.session.cells import RUN_COLUMNS, RUN_LEAST, run_rows
 from ocr_tui.ui.widgets.format_panes import FitTable
 
 

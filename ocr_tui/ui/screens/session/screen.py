@@ -33,7 +33,6 @@ from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import DrilldownScreen
 from ocr_tui.ui.navigation import (
     RUN_FILE,
     DocumentTarget,
@@ -45,22 +44,23 @@ from ocr_tui.ui.navigation import (
     SessionTarget,
     round_target,
 )
-from ocr_tui.ui.nothing_to_open import events_reason, no_round_reason
-from ocr_tui.ui.session_cells import WIDE_AT, meta_content, wrap_phrases
+from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
+from ocr_tui.ui.screens.base.nothing_to_open import events_reason, no_round_reason
+from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
+from ocr_tui.ui.screens.session.cells import WIDE_AT, meta_content, wrap_phrases
+from ocr_tui.ui.screens.session.documents_pane import DocumentsPane
+from ocr_tui.ui.screens.session.problems_pane import ProblemsPane
+from ocr_tui.ui.screens.session.rounds_pane import RoundsPane
+from ocr_tui.ui.screens.session.runs_pane import RunsPane
+from ocr_tui.ui.screens.session.severity_pane import SeverityPane
+from ocr_tui.ui.screens.session.timeline_cells import left_limit, left_width
+from ocr_tui.ui.screens.session.timeline_pane import TimelinePane
 from ocr_tui.ui.style import removed_banner, theme_style
-from ocr_tui.ui.timeline_cells import left_limit, left_width
-from ocr_tui.ui.widgets.agents_pane import AgentsPane
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
-from ocr_tui.ui.widgets.documents_pane import DocumentsPane
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.notes_pane import NotesPane
-from ocr_tui.ui.widgets.problems_pane import ProblemsPane
-from ocr_tui.ui.widgets.rounds_pane import RoundsPane
-from ocr_tui.ui.widgets.runs_pane import RunsPane
-from ocr_tui.ui.widgets.severity_pane import SeverityPane
-from ocr_tui.ui.widgets.timeline_pane import TimelinePane
 
 
 @router.route(SessionTarget)

@@ -9,7 +9,7 @@ from textual.containers import Vertical
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.severity_chart import (
+from ocr_tui.ui.widgets.severity_chart import (
     CHART_KEY,
     SeverityChart,
     chart_title,

@@ -27,11 +27,11 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration
 from ocr_tui.core.view import PhaseStep, SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.fmt.text import bar as draw_bar
 from ocr_tui.ui.style import MARK_STYLE
 
 TICKING_ROOM = 7  # a running phase's duration as it grows: `59m 59s`
 BAR = 6  # the longest phase's bar, in cells
-EIGHTHS = " ▏▎▍▌▋▊▉"
 APPROX = "~"  # a time guessed from file times, not recorded
 TIMELINE_KEY = f"{APPROX} approximate (from file times) · bar: time against the longest phase"
 # The pane's legend, longest first: the first that fits its border is shown (`timeline_key`).
@@ -95,15 +95,6 @@ def one_day(view: SessionView) -> date | None:
 def _entered(step: PhaseStep, now: datetime, clock_only: bool) -> str:
     shown = fmt.clock_cell(step.at, now, clock_only)
     return (APPROX if step.approximate else "") + shown if shown else ""
-
-
-def bar(seconds: int | None, longest: int, width: int = BAR) -> str:
-    """`seconds` against `longest` in `width` cells, to an eighth of a cell (a phase that took
-    any time at all shows at least a sliver)."""
-    if not seconds or longest <= 0:
-        return ""
-    eighths = max(1, round(min(seconds, longest) / longest * width * 8))
-    return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
 
 
 @dataclass(frozen=True)
@@ -235,7 +226,7 @@ def timeline_content(view: SessionView, now: datetime, room: int | None = None) 
             parts.append((f"  {entered[i].rjust(at_w)}", "$foreground-muted"))
         if took_w:
             parts.append((f"  {took[i].rjust(took_w)}", "$foreground-muted"))
-        drawn = bar(seconds[i], longest) if show_bar else ""
+        drawn = draw_bar(seconds[i], longest) if show_bar else ""
         if drawn:
             parts.append((f" {drawn}", "$text-accent" if state == "current" else style or ""))
         lines.append(Content.assemble(*parts))

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.timeline_cells import timeline_content, timeline_key, timeline_title
+from ocr_tui.ui.screens.session.timeline_cells import timeline_content, timeline_key, timeline_title
 
 
 class TimelinePane(Vertical):

@@ -1,5 +1,5 @@
-"""The detail pane's text (`ocr_tui.ui.widgets.detail_pane`): the highlighted session's phase
-timeline, rounds, reviewers (with a severity breakdown), map runs, facts, clock and problems.
+"""The detail pane's text (`ocr_tui.ui.screens.sessions.detail_pane`): the highlighted session's
+phase timeline, rounds, reviewers (with a severity breakdown), map runs, facts, clock and problems.
 Pure: functions of a view, a time and a width, no widget.
 
 Text is built as `Content` from plain strings (never markup), styled with theme variables, so
@@ -21,7 +21,7 @@ from ocr_tui.core.cells import elide_middle, pad
 from ocr_tui.core.states import CURRENT, TO_COME, agent_stale
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.list_cells import coarse_duration, session_seconds
+from ocr_tui.ui.screens.sessions.cells import coarse_duration, session_seconds
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
 from ocr_tui.ui.widgets.format_panes import unsaid_badges
 

@@ -1,7 +1,7 @@
 """The detail pane under the session list: the highlighted session's phase timeline, rounds
 (or another format's details) and facts, three boxes side by side (their text:
-`ocr_tui.ui.detail_cells`). Each part is re-rendered only when its content changed: the 1 s
-tick repaints the clock, the rest at most once a minute.
+`ocr_tui.ui.screens.sessions.detail_cells`). Each part is re-rendered only when its content
+changed: the 1 s tick repaints the clock, the rest at most once a minute.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from textual.widgets import Static
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.detail_cells import (
+from ocr_tui.ui.screens.sessions.clock import Clock
+from ocr_tui.ui.screens.sessions.detail_cells import (
     clock_content,
     details_content,
     info_content,
@@ -28,8 +29,7 @@ from ocr_tui.ui.detail_cells import (
     timeline_content,
     zone_title,
 )
-from ocr_tui.ui.static_update import LazyStatic, set_border_title, shown, update_static
-from ocr_tui.ui.widgets.clock import Clock
+from ocr_tui.ui.widgets.static_update import LazyStatic, set_border_title, shown, update_static
 
 
 class Laid(Widget):

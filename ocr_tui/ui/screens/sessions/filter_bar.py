@@ -8,8 +8,8 @@ from textual.widgets import Static
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.listing import SORTS, ListQuery
-from ocr_tui.ui.static_update import update_static
 from ocr_tui.ui.style import KEY
+from ocr_tui.ui.widgets.static_update import update_static
 
 
 class FilterBar(Static):

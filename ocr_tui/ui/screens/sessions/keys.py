@@ -13,7 +13,7 @@ from textual.widgets import Input
 
 from ocr_tui.ui.listing import FILTERS, SEVERAL_ONLY, SORTS, cycled, following
 from ocr_tui.ui.navigation import Open, ReviewsTarget
-from ocr_tui.ui.widgets.session_table import SessionTable
+from ocr_tui.ui.screens.sessions.session_table import SessionTable
 from ocr_tui.ui.widgets.table_search import SearchBox
 
 LIST_ACTIONS = {"search", "cycle_filter", "set_filter", "cycle_sort", "set_sort", "clear_search"}

@@ -19,7 +19,7 @@ from collections.abc import Collection, Mapping
 from ocr_tui.core import columns, registry
 from ocr_tui.core.columns import BY_KEY, GROW_ORDER, ID_STEP, MAX_AIR, Shown, Spec, applies
 from ocr_tui.core.timeutil import zone_name
-from ocr_tui.ui.list_cells import BAR_CELLS, TICKING
+from ocr_tui.ui.screens.sessions.cells import BAR_CELLS, TICKING
 
 __all__ = ["BY_KEY", "GROW_ORDER", "ID_STEP", "MAX_AIR", "SPECS", "Shown", "Spec", "applies"]
 

@@ -18,8 +18,8 @@ from typing import Any
 from rich.text import Text
 from textual import events
 
-from ocr_tui.ui import list_layout
-from ocr_tui.ui.list_cells import BAR_CELLS, Bars, Cell, cell_width, is_blank
+from ocr_tui.ui.screens.sessions import layout as list_layout
+from ocr_tui.ui.screens.sessions.cells import BAR_CELLS, Bars, Cell, cell_width, is_blank
 from ocr_tui.ui.widgets.line_table import LineColumn, LineTable
 
 

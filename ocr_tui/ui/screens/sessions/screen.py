@@ -23,20 +23,20 @@ from ocr_tui.core.reviews import NO_SUMMARY
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.latest import Latest, subscribe_latest
-from ocr_tui.ui.list_keys import LIST_ACTIONS, SEARCHED, ListKeys
-from ocr_tui.ui.list_layout import SORT_COLUMN
-from ocr_tui.ui.list_model import ListModel
 from ocr_tui.ui.listing import ListQuery, sort_key
 from ocr_tui.ui.navigation import FindingsTarget, Open, SessionTarget
-from ocr_tui.ui.nothing_to_open import no_round_reason
-from ocr_tui.ui.row_order import RowOrder
-from ocr_tui.ui.widgets.detail_pane import DetailPane
-from ocr_tui.ui.widgets.empty_state import EmptyState
-from ocr_tui.ui.widgets.filter_bar import FilterBar
-from ocr_tui.ui.widgets.headers_bar import HeadersBar
+from ocr_tui.ui.screens.base.nothing_to_open import no_round_reason
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
+from ocr_tui.ui.screens.sessions.empty_state import EmptyState
+from ocr_tui.ui.screens.sessions.filter_bar import FilterBar
+from ocr_tui.ui.screens.sessions.headers_bar import HeadersBar
+from ocr_tui.ui.screens.sessions.keys import LIST_ACTIONS, SEARCHED, ListKeys
+from ocr_tui.ui.screens.sessions.layout import SORT_COLUMN
+from ocr_tui.ui.screens.sessions.model import ListModel
+from ocr_tui.ui.screens.sessions.row_order import RowOrder
+from ocr_tui.ui.screens.sessions.session_table import SessionTable
+from ocr_tui.ui.screens.sessions.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.key_footer import KeyFooter
-from ocr_tui.ui.widgets.session_table import SessionTable
-from ocr_tui.ui.widgets.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.table_search import SearchBox
 
 W = TypeVar("W", bound=Widget)

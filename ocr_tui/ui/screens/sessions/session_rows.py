@@ -16,9 +16,16 @@ from datetime import datetime
 from ocr_tui.core import columns
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
-from ocr_tui.ui.list_cells import Cell, IdFit, clock_cells, phase_label_width, row_cells, text_width
-from ocr_tui.ui.row_order import RowOrder
-from ocr_tui.ui.widgets.planned_table import PlannedTable
+from ocr_tui.ui.screens.sessions.cells import (
+    Cell,
+    IdFit,
+    clock_cells,
+    phase_label_width,
+    row_cells,
+    text_width,
+)
+from ocr_tui.ui.screens.sessions.planned_table import PlannedTable
+from ocr_tui.ui.screens.sessions.row_order import RowOrder
 
 
 class SessionRows(PlannedTable):

@@ -16,8 +16,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 
-from ocr_tui.ui.list_cells import BAR_PARTS, Cell, IdText, PhaseText, VerdictText
-from ocr_tui.ui.widgets.session_rows import SessionRows
+from ocr_tui.ui.screens.sessions.cells import BAR_PARTS, Cell, IdText, PhaseText, VerdictText
+from ocr_tui.ui.screens.sessions.session_rows import SessionRows
 
 
 class SessionTable(SessionRows, inherit_bindings=True):

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.reviews import Summary, summary
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.static_update import update_static
+from ocr_tui.ui.widgets.static_update import update_static
 
 ATTENTION = "bold $text-warning"
 MUTED = "$text-muted"

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui.agent_cells import COLUMNS, FLEX, agent_rows, agents_title
+from ocr_tui.ui.screens.ocr.agents.cells import COLUMNS, FLEX, agent_rows, agents_title
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.format_panes import FitTable
 

@@ -28,15 +28,15 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.api import KINDS, DiscourseRead, Finding, Response, read_discourse
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.findings_view import says
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,
     FindingTarget,
     Open,
 )
-from ocr_tui.ui.round_reader import RoundReaderScreen
+from ocr_tui.ui.screens.base.drilldown import Crumb
+from ocr_tui.ui.screens.ocr.findings.view import says
+from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable

@@ -34,9 +34,6 @@ from ocr_tui.formats.ocr.api import (
     sort_key,
 )
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_view import display_markdown, says
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,
@@ -45,7 +42,10 @@ from ocr_tui.ui.navigation import (
     Open,
     Target,
 )
-from ocr_tui.ui.round_reader import RoundReaderScreen, way_in
+from ocr_tui.ui.screens.base.drilldown import Crumb
+from ocr_tui.ui.screens.ocr.editor_launch import open_in_editor
+from ocr_tui.ui.screens.ocr.findings.view import display_markdown, says
+from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen, way_in
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.key_footer import KeyFooter

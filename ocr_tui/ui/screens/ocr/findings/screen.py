@@ -33,9 +33,15 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.api import Finding, Loaded, is_own, read_round
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.findings_cells import (
+from ocr_tui.ui.navigation import (
+    FindingsTarget,
+    FindingTarget,
+    Open,
+    adjacent_item,
+)
+from ocr_tui.ui.screens.base.drilldown import Crumb
+from ocr_tui.ui.screens.ocr.editor_launch import open_in_editor
+from ocr_tui.ui.screens.ocr.findings.cells import (
     COMPACT_LABELS,
     FULL_LABELS,
     LABELS,
@@ -44,14 +50,8 @@ from ocr_tui.ui.findings_cells import (
     plan,
     where,
 )
-from ocr_tui.ui.findings_view import SORT_KEYS, FindingsQuery
-from ocr_tui.ui.navigation import (
-    FindingsTarget,
-    FindingTarget,
-    Open,
-    adjacent_item,
-)
-from ocr_tui.ui.round_reader import RoundReaderScreen
+from ocr_tui.ui.screens.ocr.findings.view import SORT_KEYS, FindingsQuery
+from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key

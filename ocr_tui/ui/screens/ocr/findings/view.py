@@ -26,7 +26,7 @@ from ocr_tui.formats.ocr.api import (
     shown,
     sort_key,
 )
-from ocr_tui.ui.markdown_text import keep_line_breaks
+from ocr_tui.ui.screens.ocr.markdown_text import keep_line_breaks
 
 # `v`: all, then each minimum severity from the lowest up, then all again.
 MIN_SEVERITIES: tuple[str | None, ...] = (None, *reversed(SEVERITIES))

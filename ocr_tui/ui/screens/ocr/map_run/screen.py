@@ -30,9 +30,10 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import MapRun, SessionView
 from ocr_tui.formats.ocr.api import MapFile, MapSection, read_run
 from ocr_tui.ui import fmt, router
-from ocr_tui.ui.drilldown import Crumb
-from ocr_tui.ui.editor_launch import open_in_editor
-from ocr_tui.ui.map_run_view import (
+from ocr_tui.ui.navigation import MapRunTarget, Target, adjacent_item
+from ocr_tui.ui.screens.base.drilldown import Crumb
+from ocr_tui.ui.screens.ocr.editor_launch import open_in_editor
+from ocr_tui.ui.screens.ocr.map_run.view import (
     FILE_COLUMNS,
     SECTION_COLUMNS,
     RunRead,
@@ -44,14 +45,13 @@ from ocr_tui.ui.map_run_view import (
     section_heading,
     section_rows,
 )
-from ocr_tui.ui.navigation import MapRunTarget, Target, adjacent_item
-from ocr_tui.ui.round_reader import RoundReaderScreen
+from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 
-RECORDS_CSS = Path(__file__).parent.parent / "records.tcss"
+RECORDS_CSS = RoundReaderScreen.CSS_PATH.with_name("records.tcss")
 
 
 @router.route(MapRunTarget)

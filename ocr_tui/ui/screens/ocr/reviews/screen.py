@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -29,7 +28,6 @@ from textual.widgets import DataTable, Input, Static
 from ocr_tui.core.reviews import ReviewRow, review_rows
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import DrilldownScreen
 from ocr_tui.ui.latest import subscribe_latest
 from ocr_tui.ui.listing import cycled
 from ocr_tui.ui.navigation import (
@@ -40,7 +38,8 @@ from ocr_tui.ui.navigation import (
     SessionListTarget,
     Target,
 )
-from ocr_tui.ui.reviews_cells import (
+from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
+from ocr_tui.ui.screens.ocr.reviews.cells import (
     COLUMNS,
     SEARCHED,
     ReviewsQuery,
@@ -57,7 +56,7 @@ from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.table_search import SearchBox
 
-RECORDS_CSS = Path(__file__).parent.parent / "records.tcss"
+RECORDS_CSS = DrilldownScreen.CSS_PATH.with_name("records.tcss")
 CRUMBS: list[tuple[str, Target | None]] = [("Sessions", SessionListTarget()), ("Reviews", None)]
 
 

@@ -29,7 +29,6 @@ from ocr_tui.core import rounds
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import router
-from ocr_tui.ui.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.fmt import ROUND_STATES, round_label, round_state, verdict_kind
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
@@ -41,20 +40,21 @@ from ocr_tui.ui.navigation import (
     Target,
     adjacent_item,
 )
-from ocr_tui.ui.reviews_cells import triage_text
-from ocr_tui.ui.severity_chart import (
-    CHART_KEY,
-    SeverityChart,
-    chart_title,
-    round_severity,
-    session_most,
-)
+from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.screens.ocr.reviews.cells import triage_text
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
 from ocr_tui.ui.widgets.format_panes import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.notes_pane import NotesPane
+from ocr_tui.ui.widgets.severity_chart import (
+    CHART_KEY,
+    SeverityChart,
+    chart_title,
+    round_severity,
+    session_most,
+)
 
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
