@@ -22,6 +22,7 @@ from rich.cells import cell_len
 from ocr_tui.core import columns, display, registry, rounds
 from ocr_tui.core.cells import clip_end, clip_words, take
 from ocr_tui.core.cells import elide_middle as _elide_middle
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.states import agent_stale, glyph, session_state
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import zone_name
@@ -386,7 +387,7 @@ def _oneline(
 ) -> str:
     rnd, reviewers, findings = _round_bits(v)
     flow = display.flow_text(v)
-    if v.framework == "ocr":
+    if is_host(v.framework):
         kind, kind_add = flow, KIND_REVIEW if v.workflow == "review" else KIND
     else:  # the Fmt and Flow columns' words: `code fast`, `analysis`
         kind = " ".join(x for x in (display.format_short(v.framework), flow) if x)
@@ -396,7 +397,7 @@ def _oneline(
         head.append(kind)
     head.append(_phase_text(v, adds, phase_cells))
     parts: list[tuple[str, str]] = []  # (text, the detail it is)
-    if v.framework != "ocr":
+    if not is_host(v.framework):
         parts += [(safe_line(v.summary), VERDICT)] if v.summary else []
         needs = display.needs_text(v)  # `your approval` stays: it is what needs you
         parts += [(needs, ALWAYS if v.waiting else VERDICT)] if needs else []

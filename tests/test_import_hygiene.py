@@ -207,3 +207,26 @@ def test_no_import_circles():
         if v not in index:
             visit(v)
     assert circles == []
+
+
+# `code` is also VS Code's command, which the editor launcher knows by name.
+ROOT = Path(ocr_tui.__file__).resolve().parent.parent
+NOT_A_FORMAT = {("ocr_tui/core/editor.py", "code")}
+
+
+def test_core_and_ui_name_no_format():
+    """Which format is the host, what a format is called, which workflow it says by default
+    and which words its Flow cells show come from its Source (`core/registry.py`): no string in
+    core or ui is a format's key."""
+    from ocr_tui.core import registry
+
+    keys = {cls.framework for cls in registry.source_classes()}
+    found = []
+    for pkg in ("core", "ui"):
+        for path in sorted((ROOT / "ocr_tui" / pkg).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Constant) and node.value in keys:
+                    if (rel, node.value) not in NOT_A_FORMAT:
+                        found.append(f"{rel}:{node.lineno}: {node.value!r}")
+    assert found == []

@@ -21,7 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from ocr_tui.core import registry
 from ocr_tui.core.display import FORMAT_ROOM, STARTED_ROOM, TEXT_CAP, format_short
+from ocr_tui.core.registry import is_host
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,7 @@ class Spec:
     header: str  # the list's; `status` says it in upper case
     rank: int  # the higher, the sooner it gives way when space is short (0: never)
     cap: int  # the widest it gets from its cells
-    scope: str = "all"  # all | multi | ocr | other | ocr-only | projects | flows
+    scope: str = "all"  # all | multi | host | other | host-only | projects | flows
     grow: int = 0  # flexible: the narrowest it gets (0: as planned)
     tip: str = ""  # what it holds, for the help and tests' sake
     # Its cells are read whole: the columns ranked after every such one give way (see
@@ -51,15 +53,15 @@ COLUMNS: tuple[Spec, ...] = (
     # short: `8/8 ` and 20 cells of label, every OCR phase's (two of the scientific analysis'
     # are longer: planned for when there is room, else cut)
     Spec("phase", "Phase", 1, 40, grow=20, whole=True, short=24, tip="the phase: place, name"),
-    Spec("round", "Rnd", 8, 4, "ocr", tip="R2: review round 2; M1: map run 1"),
-    Spec("reviewers", "Rev", 11, 3, "ocr", tip="the review round's reviewers"),
-    Spec("findings", "Find", 7, 4, "ocr", tip="the review round's distinct findings"),
+    Spec("round", "Rnd", 8, 4, "host", tip="R2: review round 2; M1: map run 1"),
+    Spec("reviewers", "Rev", 11, 3, "host", tip="the review round's reviewers"),
+    Spec("findings", "Find", 7, 4, "host", tip="the review round's distinct findings"),
     Spec(
         "verdict",
         "Verdict",
         4,
         16,
-        "ocr",
+        "host",
         whole=True,
         short=7,
         tip="the review round's verdict",
@@ -73,7 +75,7 @@ COLUMNS: tuple[Spec, ...] = (
         tip="the agents of the phase; for OCR, the agent commands running now",
     ),  # fmt: skip
     Spec("needs", "Needs", 3, TEXT_CAP, "other", grow=13, tip="what needs attention"),
-    Spec("round_time", "Round time", 9, 10, "ocr-only", tip="the round's (or map run's) time"),
+    Spec("round_time", "Round time", 9, 10, "host-only", tip="the round's (or map run's) time"),
     # whole: a cut time says nothing; the session's time outlasts the columns after it
     Spec("elapsed", "Elapsed", 5, 8, whole=True, tip="the session's time: to now while it runs"),
     Spec("started", "Started", 13, 16, tip="when the session started (local time)"),
@@ -108,8 +110,6 @@ GROW_ORDER: tuple[tuple[str, int | None], ...] = (
 
 # --- what the columns can hold, known before any cell ------------------------------------------
 
-# Formats with one workflow: their Flow cells are always blank (`display.DEFAULT_FLOW`).
-ONE_FLOW = frozenset({"idumb", "analysis"})
 # OCR's verdicts (final.md's), each with its short form.
 VERDICTS = {"APPROVE": "APPROVE", "REQUEST CHANGES": "CHANGES", "NEEDS DISCUSSION": "DISCUSS"}
 SHORT_VERDICTS = {
@@ -118,7 +118,11 @@ SHORT_VERDICTS = {
     "NEEDS DISCUSSION": "DISCUSS", "NEEDS WORK": "DISCUSS",
 }  # fmt: skip
 OCR_AGENTS = "9 running · 9 stale"  # OCR's widest Agents cell (`display.agents_text`)
-FLOW_WORDS = ("review", "map", "fast")  # the Flow cells of the built-in formats
+
+
+def flow_words() -> tuple[str, ...]:
+    """The words the Flow cells of every registered format can show."""
+    return tuple(w for cls in registry.source_classes() for w in cls.flow_words)
 
 
 def short_verdict(verdict: str) -> str:
@@ -153,14 +157,14 @@ def planned(
     out = {
         "format": max((len(format_short(f)) for f in formats), default=0),
         "project": max((len(p) for p in projects), default=0),
-        "flow": max(len(w) for w in FLOW_WORDS),
+        "flow": max((len(w) for w in flow_words()), default=0),
         "started": STARTED_ROOM,
         # the glyph and the word that says why (`status_text.status_cell`)
         "status": 2 + max(len(w) for w in STATUS_WORDS),
         "phase": max((phase_room(phase_labels(f)) for f in formats), default=0),
         "bar": bar,
     }
-    if "ocr" in formats:
+    if any(is_host(f) for f in formats):
         out["verdict"] = max(len(v) for v in VERDICTS)
         out["agents"] = len(OCR_AGENTS)
     return out
@@ -183,16 +187,16 @@ def applies(spec: Spec, formats: Collection[str], projects: int = 1) -> bool:
     never a matter of what its cells say now."""
     if spec.scope == "multi":
         return len(formats) > 1
-    if spec.scope == "ocr":
-        return "ocr" in formats
+    if spec.scope == "host":
+        return any(is_host(f) for f in formats)
     if spec.scope == "other":
-        return any(f != "ocr" for f in formats)
-    if spec.scope == "ocr-only":
-        return set(formats) == {"ocr"}
+        return any(not is_host(f) for f in formats)
+    if spec.scope == "host-only":
+        return bool(formats) and all(is_host(f) for f in formats)
     if spec.scope == "projects":
         return projects > 1
     if spec.scope == "flows":  # a format with several workflows (a plugin's may have)
-        return any(f not in ONE_FLOW for f in formats)
+        return any(registry.flow_words(f) != () for f in formats)
     return True
 
 

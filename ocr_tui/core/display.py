@@ -21,32 +21,27 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from datetime import datetime
 
+from ocr_tui.core import registry
 from ocr_tui.core.cells import clip_end, elide_middle
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, parse_ts
 from ocr_tui.core.view import MapRun, Round, SessionView, own_id
 
 # --- the formats -------------------------------------------------------------------------------
 
-# (short name: the list's Fmt column and `status`' FMT, the long one: titles and the detail).
-FORMATS: dict[str, tuple[str, str]] = {
-    "ocr": ("ocr", "Open Code Review"),
-    "code": ("code", "Code workflow"),
-    "analysis": ("analysis", "Scientific analysis"),
-    "idumb": ("idumb", "iDumb"),
-}
-FORMAT_ROOM = 8  # the widest short name; a plugin's own key is cut to it
+FORMAT_ROOM = 8  # the widest short name; a format's key is cut to it
 
 
 def format_short(framework: str) -> str:
-    """`ocr`, `code`, `analysis`, `idumb`; a plugin format's own key (made safe, cut)."""
-    if framework in FORMATS:
-        return FORMATS[framework][0]
+    """The Fmt column's and `status`' FMT: the format's key (`ocr`, `code`, `analysis`,
+    `idumb`, a plugin's own), made safe and cut to FORMAT_ROOM."""
     return safe_line(framework)[:FORMAT_ROOM]
 
 
 def format_label(framework: str) -> str:
-    return FORMATS[framework][1] if framework in FORMATS else safe_line(framework)
+    """Titles and the detail: the format's human name (its Source's `label`), else its key."""
+    return safe_line(registry.label(framework) or framework)
 
 
 # --- times ---------------------------------------------------------------------------------------
@@ -138,8 +133,6 @@ def activity_text(value: str | None, now: datetime) -> str:
 
 TEXT_CAP = 60  # no cell text from disk is longer (the column clips it further)
 
-# A format's only workflow: said by the format column already, so not in the flow column.
-DEFAULT_FLOW = {"idumb": "session", "analysis": "analysis", "code": "code"}
 FLOW_ROOM = 12
 
 
@@ -152,19 +145,20 @@ def flow_text(view: SessionView) -> str:
             return ""
         if w.startswith(name + ":"):
             return clip_end(safe_line(w[len(name) + 1 :]), FLOW_ROOM)
-    return "" if DEFAULT_FLOW.get(f) == w else clip_end(safe_line(w), FLOW_ROOM)
+    said = registry.default_workflow(f)  # said by the format column already
+    return "" if said and said == w else clip_end(safe_line(w), FLOW_ROOM)
 
 
 def is_map(view: SessionView) -> bool:
     """An OCR session whose workflow is a map: its unit is its map run, never a review round
     (one it went through before included)."""
-    return view.framework == "ocr" and view.workflow == "map"
+    return is_host(view.framework) and view.workflow == "map"
 
 
 def round_text(view: SessionView) -> str:
     """`R2` (review round 2) or `M1` (map run 1): the unit an OCR session is in; "" when none
     (or another format)."""
-    if view.framework != "ocr":
+    if not is_host(view.framework):
         return ""
     if is_map(view):
         return f"M{view.current_map_run}" if view.current_map_run else ""
@@ -175,7 +169,7 @@ def unit_round(view: SessionView) -> Round | None:
     """The review round whose reviewers, findings and verdict a row shows: an OCR review
     session's current one; None for a map session (its unit is its map run: `map_run_text`)
     and the other formats."""
-    return view.current if view.framework == "ocr" and not is_map(view) else None
+    return view.current if is_host(view.framework) and not is_map(view) else None
 
 
 def unit_map_run(view: SessionView) -> MapRun | None:

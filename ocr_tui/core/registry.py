@@ -134,6 +134,42 @@ def phase_labels(framework: str) -> tuple[str, ...]:
     return ()
 
 
+def _of(framework: str) -> type[Source] | None:
+    return next((cls for cls in source_classes() if cls.framework == framework), None)
+
+
+@functools.cache
+def host() -> str:
+    """The host format's key (the Source that says `host`), "" when none is registered."""
+    return next((cls.framework for cls in source_classes() if cls.host), "")
+
+
+def is_host(framework: str) -> bool:
+    """Is this the host format, whose sessions carry rounds, findings and map runs?"""
+    return bool(framework) and framework == host()
+
+
+@functools.cache
+def label(framework: str) -> str | None:
+    """A format's human name (its Source's `label`); None when the format is not known."""
+    cls = _of(framework)
+    return cls.label if cls is not None else None
+
+
+@functools.cache
+def default_workflow(framework: str) -> str:
+    cls = _of(framework)
+    return cls.default_workflow if cls is not None else ""
+
+
+@functools.cache
+def flow_words(framework: str) -> tuple[str, ...] | None:
+    """The words a format's Flow cells can show; None when the format is not known (a
+    plugin's sessions seen before its Source: any words)."""
+    cls = _of(framework)
+    return tuple(cls.flow_words) if cls is not None else None
+
+
 def markers() -> list[str]:
     """Every format's marker paths (what project discovery looks for)."""
     return [m for cls in source_classes() for m in cls.markers]

@@ -54,6 +54,16 @@ class Source(ABC):
     # The labels its sessions' phases can have, in every workflow (the list plans its Phase
     # column for the widest from the first frame); empty: free text (the column grows).
     phase_labels: ClassVar[tuple[str, ...]] = ()
+    # The workflow its sessions have unless they say otherwise: a Flow cell that says only
+    # this is blank (the format column says it already).
+    default_workflow: ClassVar[str] = ""
+    # The words its Flow cells can show (the list plans the column for them); empty: a format
+    # of one workflow, whose Flow cells are always blank.
+    flow_words: ClassVar[tuple[str, ...]] = ()
+    # The host format: its sessions carry rounds, findings and map runs (the view's
+    # `rounds`, `current_round`, `map_runs`), and the UI's own screens read its data. One
+    # Source at most says so (the first registered wins).
+    host: ClassVar[bool] = False
 
     def __init__(self, root: Path, *, stall_after: float = DEFAULT_STALL_AFTER) -> None:
         self.root = root

@@ -240,8 +240,9 @@ class SessionView(msgspec.Struct, kw_only=True):
     agents: list[RunningAgent] = []  # agent commands running now
     notes: list[Note] = []  # the user's notes (OCR's dashboard), oldest first
     documents: list[str] = []  # session-level markdown documents, relative paths
-    # Every framework (OCR sessions: "ocr"); the fields below it are empty for OCR.
-    framework: str = "ocr"
+    # The format's key (its Source's `framework`: "ocr", "code", …); the fields below it are
+    # empty for the host format, whose sessions say the same with rounds and map runs.
+    framework: str = ""
     title: str | None = None  # the task, dataset or phase text the format gives a session
     badges: list[str] = []  # short tags: "fast", "auto", "5 chapters", "compacted"...
     summary: str | None = None  # the list's "reviewers" column for other frameworks

@@ -11,6 +11,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.navigation import EventsTarget, FindingsTarget, MapRunTarget
@@ -107,10 +108,10 @@ class SessionCommands(_Commands):
             elif view.title:
                 title += f" ({fmt.safe(view.title, 70)})"
             help_text = f"{view.status} · {fmt.safe(view.workflow)} · {fmt.safe(view.phase_label)}"
-            if view.framework != "ocr":
+            if not is_host(view.framework):
                 help_text = f"{fmt.framework_label(view.framework)} · {help_text}"
             out.append((title, partial(app.jump_to_session, view.id), help_text))
-            if view.framework == "ocr" and view.rounds:
+            if is_host(view.framework) and view.rounds:
                 latest = view.rounds[-1]
                 target = FindingsTarget(view.id, latest.number, latest.path)
                 out.append(

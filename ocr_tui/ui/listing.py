@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ocr_tui.core import display
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.sessions import activity_key, descending
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
@@ -93,7 +94,7 @@ _KEYS = {"activity": activity_key, "start": _by_start, "name": _by_name, "projec
 
 def formats_of(views: Iterable[SessionView]) -> list[str]:
     """The frameworks present, OCR first."""
-    return sorted({v.framework for v in views}, key=lambda f: (f != "ocr", f))
+    return sorted({v.framework for v in views}, key=lambda f: (not is_host(f), f))
 
 
 def projects_of(views: Iterable[SessionView]) -> list[str]:

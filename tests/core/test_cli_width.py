@@ -359,7 +359,7 @@ def test_a_narrow_status_drops_waiting_on_you_whole():
     from ocr_tui.core.view import Elapsed, SessionView
     from ocr_tui.status_text import NBSP, status_cell
 
-    view = SessionView(
+    view = SessionView(framework="ocr",
         id="x", branch=None, source="state.json", status="active", workflow="review",
         phase="p", phase_label="P", phase_number=1, phase_total=2, complete=False,
         started_at=None, updated_at=None, last_activity=None, stalled=False,

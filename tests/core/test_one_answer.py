@@ -98,7 +98,7 @@ def test_a_map_runs_time_is_its_own_with_ocr_db_as_with_state_json(tmp_path):
 
 
 def _stalled(idle: timedelta) -> SessionView:
-    return SessionView(
+    return SessionView(framework="ocr",
         id=SID, branch="x", source="ocr.db", status="active", workflow="review",
         phase="reviews", phase_label="Parallel Reviews", phase_number=4, phase_total=8,
         complete=False, started_at=iso(ago(hours=1)), updated_at=None,

@@ -10,7 +10,7 @@ from ocr_tui.core.view import Elapsed, SessionView
 
 
 def view(**kw) -> SessionView:
-    base = SessionView(
+    base = SessionView(framework="ocr",
         id="s", branch=None, source="state.json", status="active", workflow="review",
         phase="reviews", phase_label="Parallel Reviews", phase_number=4, phase_total=8,
         complete=False, started_at=None, updated_at=None, last_activity=None, stalled=False,

@@ -13,7 +13,7 @@ import pytest
 from rich.cells import cell_len
 
 from ocr_tui.cli import main
-from ocr_tui.core import display
+from ocr_tui.core import display, registry
 from ocr_tui.core.lenient import blank_view
 from ocr_tui.core.view import Elapsed, SessionView
 from ocr_tui.status_text import oneline, table
@@ -88,7 +88,10 @@ def test_a_format_has_one_short_name_in_the_list_and_in_status():
     v = view("session-20261123-220146-10156", "analysis", "analysis", started_at=iso(NOW))
     assert row_cells(v, NOW)["format"][0][0] == "analysis"
     fmt_cap = list_layout.BY_KEY["format"].cap
-    assert all(len(display.format_short(f)) <= fmt_cap for f in display.FORMATS)
+    assert all(
+        len(display.format_short(f)) <= fmt_cap
+        for f in (cls.framework for cls in registry.source_classes())
+    )
     out = table([v, closed_ocr()], None, NOW)
     assert "analysis" in out.splitlines()[1] and " sci " not in out
 

@@ -15,7 +15,7 @@ from ocr_tui.core.view import Elapsed, RunningAgent, SessionView
 from ocr_tui.ui.screens.sessions.cells import row_cells
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
-BASE = SessionView(
+BASE = SessionView(framework="ocr",
     id="2026-03-10-a", branch="a", source="ocr.db", status="active", workflow="review",
     phase="reviews", phase_label="Parallel Reviews", phase_number=4, phase_total=8,
     complete=False, started_at=None, updated_at=None, last_activity=None, stalled=False,

@@ -246,6 +246,7 @@ def map_view(**kw) -> SessionView:
     review = Round(number=2, complete=True, discourse=False, verdict="APPROVE", counts=None,
                    reviewers=reviewers, findings=6, path="rounds/round-2")  # fmt: skip
     fields = dict(
+        framework="ocr",
         id="2026-11-23-feat-live-review", branch=None, source="ocr.db", status="active",
         workflow="map", phase="flow-analysis", phase_label="Flow Tracing", phase_number=3,
         phase_total=6, complete=False, started_at=None, updated_at=None, last_activity=None,

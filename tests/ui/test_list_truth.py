@@ -51,7 +51,7 @@ BASE = NOW - timedelta(days=20)  # activity times count up from here: "newest" i
 def session(n: int, minute: int, phase: int, status: str, started: int) -> SessionView:
     key, label, number = PHASES[phase]
     at = iso(BASE + timedelta(minutes=minute))
-    return SessionView(
+    return SessionView(framework="ocr",
         id=f"2026-03-10-task-{n:03d}", branch=f"task-{n:03d}", source="state.json",
         status=status, workflow="review", phase=key, phase_label=label, phase_number=number,
         phase_total=8, complete=key == "complete",

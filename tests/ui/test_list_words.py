@@ -32,7 +32,7 @@ BASE = dict(
     id="s", branch=None, source="files", status="active", workflow="review", phase="p",
     phase_label="P", phase_number=None, phase_total=8, complete=False, updated_at=None,
     last_activity=None, stalled=False, current_round=None, rounds=[], current_map_run=None,
-    map_runs=[], problems=[], path="/s",
+    map_runs=[], problems=[], path="/s", framework="ocr",
 )  # fmt: skip
 T = datetime(2026, 11, 23, 19, 45, tzinfo=UTC)
 

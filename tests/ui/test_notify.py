@@ -253,7 +253,7 @@ def test_notes_follow_the_toasts_rules() -> None:
 
 
 def view(**kw) -> SessionView:
-    base = SessionView(
+    base = SessionView(framework="ocr",
         id="s1", branch=None, source="state.json", status="active", workflow="review",
         phase="reviews", phase_label="Parallel Reviews", phase_number=4, phase_total=8,
         complete=False, started_at=None, updated_at=None, last_activity=None, stalled=False,

@@ -62,7 +62,7 @@ def test_stall_text_uses_the_limit_it_is_given():
 def build_view():
     from ocr_tui.core.view import Elapsed, SessionView
 
-    return SessionView(
+    return SessionView(framework="ocr",
         id="x", branch=None, source="files", status="active", workflow="review", phase="p",
         phase_label="P", phase_number=None, phase_total=8, complete=False, started_at=None,
         updated_at=None, last_activity="2026-11-22T10:30:05Z", stalled=True,

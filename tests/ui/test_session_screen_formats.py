@@ -70,6 +70,7 @@ async def open_session(pilot: Pilot, sid: str) -> SessionScreen:
 
 def view(**kw) -> SessionView:
     base = dict(
+        framework="ocr",
         id="s", branch=None, source="files", status="active", workflow="review", phase="p",
         phase_label="P", phase_number=None, phase_total=8, complete=False, updated_at=None,
         last_activity=None, stalled=False, current_round=None, rounds=[],

@@ -73,7 +73,7 @@ def test_started_is_the_same_time_everywhere():
         id="x", branch=None, source="files", status="active", workflow="review", phase="p",
         phase_label="P", phase_number=None, phase_total=8, complete=False, updated_at=None,
         last_activity=None, stalled=False, current_round=None, rounds=[],
-        current_map_run=None, map_runs=[], problems=[], path="/x",
+        current_map_run=None, map_runs=[], problems=[], path="/x", framework="ocr",
     )  # fmt: skip
     since = Elapsed(since="2026-11-23T19:00:00Z", seconds=60, running=True)
     view = SessionView(started_at=None, elapsed=since, **base)

@@ -36,6 +36,7 @@ LOG_LINES = 50  # errors.log entries kept
 class AnalysisSource(Source):
     framework = "analysis"
     label = "Scientific analysis"
+    default_workflow = "analysis"
     phase_labels = (*(label for _, label in A.PHASES), "Complete")
     markers = (PRIMARY,)
 

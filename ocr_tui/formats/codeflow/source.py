@@ -31,6 +31,8 @@ DOC_DEPTH = 2  # subdirectory levels searched for markdown files
 class CodeWorkflowSource(Source):
     framework = "code"
     label = "Code workflow"
+    default_workflow = "code"
+    flow_words = ("fast",)
     phase_labels = (*(label for _, label in C.PHASES), "Complete")
     markers = (os.path.join(*DOCS),)
 

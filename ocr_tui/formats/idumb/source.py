@@ -43,6 +43,7 @@ DELEGATIONS = ("brain", "delegations.json")
 class IdumbSource(Source):
     framework = "idumb"
     label = "iDumb"
+    default_workflow = "session"
     markers = (IDUMB,)
 
     def __init__(self, root: Path, **kwargs) -> None:

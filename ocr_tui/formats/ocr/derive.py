@@ -30,6 +30,8 @@ from ocr_tui.formats.ocr.files import SessionFiles
 from ocr_tui.formats.ocr.model import StoredState
 from ocr_tui.formats.ocr.unit_times import map_start
 
+FRAMEWORK = "ocr"  # the key of its sessions (`OcrSource.framework`)
+
 _DATE_PREFIX = re.compile(r"^\d{4}-\d{2}-\d{2}-(.+)$")
 _STATUSES = ("active", "closed")
 _TEXT_FIELDS = (
@@ -88,6 +90,7 @@ def derive_session(
     )  # fmt: skip
 
     return SessionView(
+        framework=FRAMEWORK,
         id=files.id,
         branch=_branch(files, state),
         source=state.source if state else "files",

@@ -48,6 +48,8 @@ def pid_alive(pid: int) -> bool:
 class OcrSource(Source):
     framework = "ocr"
     label = "Open Code Review"
+    flow_words = ("review", "map")
+    host = True  # rounds, findings, map runs: the UI's own screens (`formats/ocr/api.py`)
     markers = (".ocr",)
     phase_labels = tuple(label for _, label in REVIEW_PHASES + MAP_PHASES)
     # Its derivation is a function of the session's files and ocr.db alone, and `expires` of

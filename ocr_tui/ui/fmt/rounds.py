@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ocr_tui.core import display, rounds
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.states import (  # noqa: F401 (shared names)
     PHASE_MARKS,
     STATES,
@@ -81,7 +82,7 @@ def timeline_unit(view: SessionView) -> str:
     """Whose phases an OCR session's timeline shows when it has had more than one round or
     map run: its current one, as the list's Rnd column says it (`R2`; `M1` after a review);
     "" otherwise."""
-    if view.framework != "ocr":
+    if not is_host(view.framework):
         return ""
     if view.workflow == "map":
         several = view.current_map_run and (len(view.map_runs) > 1 or view.rounds)

@@ -4,6 +4,7 @@ with this reason, and pressed anyway says it."""
 
 from __future__ import annotations
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -14,7 +15,7 @@ def no_round_reason(view: SessionView | None, keys: str, unread: str) -> str:
     if view is None:
         return unread
     verb = "have" if " and " in keys else "has"
-    if view.framework != "ocr":
+    if not is_host(view.framework):
         label = fmt.framework_label(view.framework)
         return f"{label} sessions have no review rounds: {keys} {verb} nothing to open."
     if view.workflow == "map":
@@ -26,7 +27,7 @@ def events_reason(view: SessionView | None) -> str:
     """Why `l` (the event log) has nothing to show."""
     if view is None:
         return "This session is not read yet: it has no event log."
-    if view.framework != "ocr":
+    if not is_host(view.framework):
         label = fmt.framework_label(view.framework)
         return f"{label} sessions have no event log: OCR's ocr.db (OCR 1.5+) records one."
     if view.source != "ocr.db":

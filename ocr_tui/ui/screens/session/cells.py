@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.content import Content
 
 from ocr_tui.core import display, rounds
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.reviews import ACTIONABLE_TRIAGE
 from ocr_tui.core.states import CURRENT
 from ocr_tui.core.textsafe import safe_line
@@ -97,7 +98,7 @@ def wrap_phrases(content: Content, width: int) -> Content:
 def workflow_words(view: SessionView) -> str:
     """OCR's workflow (`review`, `map`); another format's name and, where it says more, its
     flow as the list's Flow column says it (`code workflow · fast`), never a raw `code:fast`."""
-    if view.framework == "ocr":
+    if is_host(view.framework):
         return fmt.words(view.workflow)
     flow = display.flow_text(view)
     label = fmt.framework_label(view.framework)

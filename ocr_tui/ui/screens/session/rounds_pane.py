@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.widgets import Static
 
 from ocr_tui.core.columns import VERDICTS
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.screens.session.cells import (
     ROUND_COLUMNS,
@@ -73,7 +74,7 @@ class RoundsPane(Vertical):
         trend = trend_content(view)
         self.query_one("#rounds-trend", Static).update(trend or "")
         self.query_one("#rounds-trend").display = trend is not None
-        review = view.workflow == "review" and view.framework == "ocr"
+        review = view.workflow == "review" and is_host(view.framework)
         self.query_one("#rounds-empty").display = not rows and review
         self.display = bool(rows) or review
 

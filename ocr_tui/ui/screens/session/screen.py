@@ -29,6 +29,7 @@ from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
@@ -244,7 +245,7 @@ class SessionScreen(DrilldownScreen):
         if has_rounds != self._has_rounds:  # `c` and `F` follow the rounds there are
             self._has_rounds = has_rounds
             self.refresh_bindings()
-        panes.display = view.framework != "ocr"
+        panes.display = not is_host(view.framework)
         if panes.display:
             panes.show(view, now)
         self._render_rounds(view)

@@ -27,6 +27,7 @@ from ocr_tui.core.display import (  # noqa: F401 (the list's names for them)
     session_seconds,
     started_text,
 )
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 
@@ -178,7 +179,7 @@ def phase_cell(view: SessionView) -> Cell:
 def row_cells(view: SessionView, now: datetime) -> dict[str, Cell]:
     """Every cell of a session's row; the table shows the columns that apply and fit."""
     state = fmt.session_state(view)
-    ocr = view.framework == "ocr"
+    ocr = is_host(view.framework)
     # A map session's row says its map run, never the review round it had before.
     current = display.unit_round(view)
     flow = flow_text(view)

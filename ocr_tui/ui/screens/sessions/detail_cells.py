@@ -18,6 +18,7 @@ from textual.content import Content
 
 from ocr_tui.core import registry, rounds
 from ocr_tui.core.cells import elide_middle, pad
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.states import CURRENT, TO_COME, agent_stale
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
@@ -322,7 +323,7 @@ def info_content(
     start, the source; then the problems. In `width` cells, the id loses its middle."""
     state = fmt.session_state(view)
     fields: list[tuple[str, str]] = []
-    if view.framework == "ocr":
+    if is_host(view.framework):
         fields.append(("branch", fmt.safe(view.branch) if view.branch else "—"))
     else:
         fields.append(("format", fmt.framework_label(view.framework)))
@@ -390,7 +391,7 @@ def clock_content(view: SessionView, now: datetime, width: int = 36) -> Content:
     note = " (running)" if el.running else ""
     whole = coarse_duration(session_seconds(view, now))
     rows = [_field("elapsed", Content.assemble((whole, "bold"), note))]
-    if view.framework == "ocr" and el.since and el.since != view.started_at:
+    if is_host(view.framework) and el.since and el.since != view.started_at:
         unit = "map run" if view.workflow == "map" else "round"
         rows.append(_field(unit, fmt.elapsed_text(view, now, coarse=True)))
     activity = fmt.when(view.last_activity, now)

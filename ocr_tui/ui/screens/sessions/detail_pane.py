@@ -16,6 +16,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
@@ -132,7 +133,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         head = f"Phases of {unit}" if unit else "Phases"
         phases = zone_title(head, now) if timed else head
         set_border_title(self.query_one("#dp-phases"), phases)
-        rounds = view.framework == "ocr"
+        rounds = is_host(view.framework)
         set_border_title(self.query_one("#dp-rounds"), "Rounds" if rounds else "Details")
         self._refresh_parts(view, now)
 
@@ -149,7 +150,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._minute = minute
         if not tick or self._part_shown("dp-timeline"):
             self._set("dp-timeline", timeline_content(view, now))
-        if view.framework == "ocr":
+        if is_host(view.framework):
             if self._rounds_of is not view:  # rounds do not change with time: once a view
                 self._rounds_of = view
                 content = rounds_content(view)

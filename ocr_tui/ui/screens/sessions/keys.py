@@ -11,6 +11,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.ui.listing import FILTERS, SEVERAL_ONLY, SORTS, cycled, following
 from ocr_tui.ui.navigation import Open, ReviewsTarget
 from ocr_tui.ui.screens.sessions.session_table import SessionTable
@@ -68,7 +69,7 @@ class ListKeys(Screen):
             return False  # a `/` typed into the search box is text
         if action == "reviews":
             sessions = getattr(self.app, "sessions", None) or {}
-            return any(v.framework == "ocr" for v in sessions.values())
+            return any(is_host(v.framework) for v in sessions.values())
         if action == "clear_search":  # in the footer while a search is kept (or typed)
             return bool(self.search) or self.query_one("#search", Input).display
         return None

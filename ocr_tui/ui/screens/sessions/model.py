@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.reviews import NO_SUMMARY, Summary
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.listing import ListQuery
@@ -82,13 +83,13 @@ class ListModel:
         _add(self._formats, view.framework, sign)
         if view.project:
             _add(self._projects, view.project, sign)
-        if view.framework == "ocr":
+        if is_host(view.framework):
             share = Summary.of(view)
             self.ocr = self.ocr + share if sign > 0 else self.ocr - share
 
     def formats(self) -> list[str]:
         """The frameworks present, OCR first (`listing.formats_of`)."""
-        return sorted(self._formats, key=lambda f: (f != "ocr", f))
+        return sorted(self._formats, key=lambda f: (not is_host(f), f))
 
     def projects(self) -> list[str]:
         """The projects present, A→Z (`listing.projects_of`)."""

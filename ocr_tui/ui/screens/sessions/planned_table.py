@@ -18,6 +18,7 @@ from typing import Any
 from rich.text import Text
 from textual import events
 
+from ocr_tui.core.registry import host
 from ocr_tui.ui.screens.sessions import layout as list_layout
 from ocr_tui.ui.screens.sessions.cells import BAR_CELLS, Bars, Cell, cell_width, is_blank
 from ocr_tui.ui.widgets.line_table import LineColumn, LineTable
@@ -85,7 +86,7 @@ class PlannedTable(LineTable):
         ids = min(list_layout.ID_STEP, self._natural.get("id_core", self._natural.get("id", 0)))
         planned_for = (available, ids)
         shown = list_layout.plan(
-            self._formats or {"ocr"},
+            self._formats or {host()},
             self._natural,
             available,
             sort=self._sort,

@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Header, Input
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.reviews import NO_SUMMARY
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import Dashboard
@@ -135,7 +136,7 @@ class MainScreen(ListKeys):
         if action in LIST_ACTIONS and (self.app.project is None or not self.app.sessions):
             return False  # nothing to filter, sort or search (yet)
         if action == "latest_findings":  # OCR sessions only; dimmed on one without a round
-            if not any(v.framework == "ocr" for v in self.app.sessions.values()):
+            if not any(is_host(v.framework) for v in self.app.sessions.values()):
                 return False
             return True if self._highlighted_rounds() else None
         allowed = self.list_check(action)
@@ -274,7 +275,7 @@ class MainScreen(ListKeys):
             several_projects=len(projects) > 1,
         )
         # OCR's summary, while the list shows OCR sessions (not above a format filter's others)
-        summed = self.format in ("all", "ocr")
+        summed = self.format == "all" or is_host(self.format)
         ocr = model.ocr if summed else NO_SUMMARY
         self._part(SummaryBar).show_summary(ocr, ocr.sessions < len(model.views))
         in_view = model.pairs()  # (with several projects: whose)

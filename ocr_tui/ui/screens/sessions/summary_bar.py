@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from textual.content import Content
 from textual.widgets import Static
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.reviews import Summary, summary
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.widgets.static_update import update_static
@@ -27,7 +28,7 @@ def summary_content(views: Iterable[SessionView], width: int | None = None) -> C
     """The line for these sessions (every format's), or None when none is OCR's; in `width`
     cells (None: any), parts given up whole (GIVE_WAY) rather than cut."""
     views = list(views)
-    ocr = [v for v in views if v.framework == "ocr"]
+    ocr = [v for v in views if is_host(v.framework)]
     return summary_line(summary(ocr), len(ocr) < len(views), width)
 
 
@@ -75,7 +76,7 @@ class SummaryBar(Static):
 
     def show(self, views: Iterable[SessionView]) -> None:
         views = list(views)
-        ocr = [v for v in views if v.framework == "ocr"]
+        ocr = [v for v in views if is_host(v.framework)]
         self.show_summary(summary(ocr), len(ocr) < len(views))
 
     def show_summary(self, s: Summary, others: bool) -> None:

@@ -25,6 +25,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
+from ocr_tui.core.registry import is_host
 from ocr_tui.core.reviews import ReviewRow, review_rows
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
@@ -157,7 +158,7 @@ class ReviewsScreen(Screen):
 
     def refresh_rows(self) -> None:
         sessions = getattr(self.app, "sessions", None) or {}
-        self.rows = review_rows(v for v in sessions.values() if v.framework == "ocr")
+        self.rows = review_rows(v for v in sessions.values() if is_host(v.framework))
         shown = self.shown
         now = self.app.now()
         table = self.query_one("#reviews", FitTable)
