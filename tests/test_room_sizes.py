@@ -15,11 +15,8 @@ MODULE_LINES = 450
 CLASS_LINES = 250
 
 # Still over the rule (lines now); each is to be split.
-MODULE_CEILINGS = {
-    "ui/widgets/line_table.py": 462,
-}
+MODULE_CEILINGS: dict[str, int] = {}
 CLASS_CEILINGS = {
-    "ui/widgets/line_table.py:LineTable": 417,
     "ui/screens/ocr/findings/screen.py:FindingsScreen": 353,
     "core/workspace.py:Workspace": 324,
     "ui/live.py:LiveApp": 324,

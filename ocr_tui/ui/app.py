@@ -33,7 +33,7 @@ from textual.worker import Worker, WorkerState
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
 from ocr_tui.core.workspace import Scope
-from ocr_tui.ui import fmt, router, textual_fixes
+from ocr_tui.ui import fmt, router
 from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
@@ -76,7 +76,7 @@ def _screen_commands() -> type[Provider]:
     return ScreenCommands
 
 
-textual_fixes.apply()  # (the pinned Textual's leaks: ui/textual_fixes.py)
+tc.apply_fixes()  # (the pinned Textual's leak: ui/textual_compat.py)
 
 
 class OcrTuiApp(LiveApp):

@@ -10,15 +10,28 @@ there, by name, not in a screen. Code elsewhere calls these functions, never the
 Private methods our subclasses override are listed in `OVERRIDDEN` for the same check:
 `DataTable._update_dimensions` and `_update_column_widths` (tables that hold their widths),
 `App._refresh_notifications` (the message line on small terminals).
+
+One work-around for a leak of the pinned Textual is installed from here too (`apply_fixes`,
+called once when `ocr_tui.ui.app` is imported): `StylesCache.get_inner_outer` is an
+`lru_cache(1024)` on an instance method, so its key holds the `StylesCache`, and with it the
+widget's last rendered lines: every widget ever drawn (a toast, its holder, a footer key, a
+pane's part) stayed in memory until 1,024 newer ones pushed it out (beside the simulator at 20x,
+most of the dashboard's growth: 316 StylesCache alive for ~30 widgets). Its value depends on
+the two colours alone: cached by them here. `tests/ui/test_textual_fixes.py` fails when an
+upgrade changes what it replaces.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from textual._segment_tools import line_crop
+from textual._styles_cache import StylesCache
+from textual.color import Color
 from textual.drivers._writer_thread import WriterThread
+from textual.style import Style
 from textual.widgets._footer import FooterKey
 from textual.widgets._toast import ToastHolder, ToastRack
 
@@ -36,6 +49,7 @@ __all__ = [
     "ToastRack",
     "WriterThread",
     "breakpoint_classes",
+    "apply_fixes",
     "check_action_state",
     "driver",
     "line_crop",
@@ -135,3 +149,24 @@ def table_measure_later(table: DataTable) -> None:
 def table_forget_offsets(table: DataTable) -> None:
     """Forget the rows' offsets (a row's height changed)."""
     table._offset_cache.clear()
+
+
+# -- the fix of a leak (see the module docstring) -----------------------------------------------
+
+
+@lru_cache(1024)
+def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Style]:
+    """What `StylesCache.get_inner_outer` returns, by its colours alone."""
+    return (
+        Style(background=base_background + background),
+        Style(background=base_background),
+    )
+
+
+def _get_inner_outer(self: StylesCache, base_background: Color, background: Color):
+    return _inner_outer(base_background, background)
+
+
+def apply_fixes() -> None:
+    """Install the fixes (once; again is harmless)."""
+    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]

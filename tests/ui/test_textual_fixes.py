@@ -1,4 +1,4 @@
-"""The pinned Textual's leaks worked around (`ocr_tui.ui.textual_fixes`): a
+"""The pinned Textual's leaks worked around (`ocr_tui.ui.textual_compat.apply_fixes`): a
 widget gone leaves nothing of it in memory."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import textual._styles_cache
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from ocr_tui.ui import textual_fixes
+from ocr_tui.ui import textual_compat
 
 from .builders import wait_until
 
@@ -23,7 +23,7 @@ def test_what_is_replaced_is_still_the_leak() -> None:
 
 
 async def test_a_widget_removed_leaves_its_drawn_lines_nowhere() -> None:
-    textual_fixes.apply()
+    textual_compat.apply_fixes()
 
     class Churn(App[None]):
         def compose(self) -> ComposeResult:

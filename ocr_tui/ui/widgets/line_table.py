@@ -20,13 +20,15 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.geometry import Region, Size, Spacing, clamp
 from textual.message import Message
 from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from ocr_tui.ui.widgets import line_table_look as look
+from ocr_tui.ui.widgets.line_table_keys import LineTableKeys
 from ocr_tui.ui.widgets.row_painter import HEADER, RowPainter
 
 
@@ -43,103 +45,16 @@ class LineColumn:
         return 0 if self.hidden else self.width + 2 * table.cell_padding
 
 
-class LineTable(ScrollView, can_focus=True):
+class LineTable(LineTableKeys, ScrollView, can_focus=True):
     """Rows of `render_row_cell(row_key, column_key)`, in the order of `row_keys`; a
     subclass keeps both (calling `rows_changed` / `rows_reordered` / `refresh_row_key`)."""
 
-    # DataTable's keys, under DataTable's names (the help shows Textual's own keys as such).
+    # DataTable's keys, under DataTable's names (the help shows Textual's own keys as such),
+    # its component classes and its CSS, for the same look (`line_table_look`).
     TEXTUAL_KEYS = True
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "select_cursor", "Select", show=False),
-        Binding("up", "cursor_up", "Cursor up", show=False),
-        Binding("down", "cursor_down", "Cursor down", show=False),
-        Binding("right", "cursor_right", "Cursor right", show=False),
-        Binding("left", "cursor_left", "Cursor left", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("ctrl+home", "scroll_top", "Top", show=False),
-        Binding("ctrl+end", "scroll_bottom", "Bottom", show=False),
-        Binding("home", "scroll_home", "Home", show=False),
-        Binding("end", "scroll_end", "End", show=False),
-    ]
-    COMPONENT_CLASSES: ClassVar[set[str]] = {
-        "datatable--cursor",
-        "datatable--hover",
-        "datatable--fixed",
-        "datatable--fixed-cursor",
-        "datatable--header",
-        "datatable--header-cursor",
-        "datatable--header-hover",
-        "datatable--odd-row",
-        "datatable--even-row",
-    }
-    # DataTable's, for the same look.
-    DEFAULT_CSS = """
-    LineTable {
-        background: $surface;
-        color: $foreground;
-        height: auto;
-        max-height: 100%;
-
-        &:focus {
-            background-tint: $foreground 5%;
-            & > .datatable--cursor {
-                background: $block-cursor-background;
-                color: $block-cursor-foreground;
-                text-style: $block-cursor-text-style;
-            }
-            & > .datatable--header {
-                background-tint: $foreground 5%;
-            }
-            & > .datatable--fixed-cursor {
-                color: $block-cursor-foreground;
-                background: $block-cursor-background;
-            }
-        }
-        &:dark {
-            & > .datatable--even-row {
-                background: $surface-darken-1 40%;
-            }
-        }
-        & > .datatable--header {
-            text-style: bold;
-            background: $panel;
-            color: $foreground;
-        }
-        &:ansi > .datatable--header {
-            background: ansi_bright_blue;
-            color: ansi_default;
-        }
-        & > .datatable--fixed {
-            background: $secondary-muted;
-            color: $foreground;
-        }
-        & > .datatable--odd-row {
-        }
-        & > .datatable--even-row {
-            background: $surface-lighten-1 50%;
-        }
-        & > .datatable--cursor {
-            background: $block-cursor-blurred-background;
-            color: $block-cursor-blurred-foreground;
-            text-style: $block-cursor-blurred-text-style;
-        }
-        & > .datatable--fixed-cursor {
-            background: $block-cursor-blurred-background;
-            color: $foreground;
-        }
-        & > .datatable--header-cursor {
-            background: $accent-darken-1;
-            color: $foreground;
-        }
-        & > .datatable--header-hover {
-            background: $accent 30%;
-        }
-        & > .datatable--hover {
-            background: $block-hover-background;
-        }
-    }
-    """
+    BINDINGS: ClassVar[list[BindingType]] = look.BINDINGS
+    COMPONENT_CLASSES: ClassVar[set[str]] = look.COMPONENT_CLASSES
+    DEFAULT_CSS = look.CSS
 
     class RowHighlighted(Message):
         """The cursor moved to the row `row_key` (at `row_index`)."""
@@ -318,72 +233,7 @@ class LineTable(ScrollView, can_focus=True):
         region = Region(int(self.scroll_x), y, width, height)
         self.scroll_to_region(region, animate=animate, spacing=Spacing(top, 0, 0, 0), force=True)
 
-    # -- keys -------------------------------------------------------------------------------
-
-    def action_cursor_up(self) -> None:
-        self._set_hover_cursor(False)
-        self.cursor_row -= 1
-
-    def action_cursor_down(self) -> None:
-        self._set_hover_cursor(False)
-        self.cursor_row += 1
-
-    def action_cursor_right(self) -> None:
-        self._set_hover_cursor(False)
-        self.action_scroll_right()
-
-    def action_cursor_left(self) -> None:
-        self._set_hover_cursor(False)
-        self.action_scroll_left()
-
-    def _page(self) -> int:
-        return self.scrollable_content_region.height - (
-            self.header_height if self.show_header else 0
-        )
-
-    def action_page_down(self) -> None:
-        self._set_hover_cursor(False)
-        height = self._page()
-        rows = min(height + 1, self.row_count - self.cursor_row)
-        target = self.cursor_row + rows - 1
-        self.scroll_relative(y=height, animate=False, force=True)
-        self.move_cursor(row=target, scroll=False)
-
-    def action_page_up(self) -> None:
-        self._set_hover_cursor(False)
-        height = self._page()
-        rows = min(height + 1, self.cursor_row + 1)
-        target = self.cursor_row - rows + 1
-        self.scroll_relative(y=-height, animate=False)
-        self.move_cursor(row=target, scroll=False)
-
-    def action_scroll_top(self) -> None:
-        self._set_hover_cursor(False)
-        self.cursor_row = 0
-
-    def action_scroll_bottom(self) -> None:
-        self._set_hover_cursor(False)
-        self.cursor_row = self.row_count - 1
-
-    def action_scroll_home(self) -> None:
-        self._set_hover_cursor(False)
-        self.scroll_x = 0
-
-    def action_scroll_end(self) -> None:
-        self._set_hover_cursor(False)
-        self.scroll_x = self.max_scroll_x
-
-    def action_select_cursor(self) -> None:
-        self._set_hover_cursor(False)
-        if self.row_count:
-            row = self.cursor_row
-            self.post_message(self.RowSelected(self, row, self.row_keys[row]))
-
     # -- the mouse --------------------------------------------------------------------------
-
-    def _set_hover_cursor(self, active: bool) -> None:
-        self._show_hover_cursor = active
-        self.refresh_row(self.hover_row)
 
     def _on_mouse_move(self, event: events.MouseMove) -> None:
         self._set_hover_cursor(True)
@@ -396,20 +246,6 @@ class LineTable(ScrollView, can_focus=True):
             old, self.hover_row = self.hover_row, row
             self.refresh_row(old)
             self.refresh_row(row)
-
-    def row_at(self, event: events.MouseEvent) -> int | None:
-        """The row under the mouse (HEADER for the header), by its line, as `render_line`
-        lays rows out now: right however rows came, went or moved. (Drawn cells do not say
-        their row: a style naming a session was a new style per session created, which
-        Rich's and Textual's style caches kept; `RowPainter.draw`.)"""
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return None
-        header = self.header_height if self.show_header else 0
-        if offset.y < header:
-            return HEADER
-        row = offset.y + self.scroll_offset.y - header
-        return row if 0 <= row < self.row_count else None
 
     def _on_leave(self, _event: events.Leave) -> None:
         self._set_hover_cursor(False)
@@ -452,10 +288,7 @@ class LineTable(ScrollView, can_focus=True):
             row = y + scroll_y - header
             if row >= self.row_count:
                 return Strip.blank(width, self.rich_style)
-        return self._line(row, scroll_x, scroll_x + width)
-
-    def _line(self, row: int, x1: int, x2: int) -> Strip:
-        return self._painter.line(row, x1, x2)
+        return self._painter.line(row, scroll_x, scroll_x + width)
 
     def _draw(self, row: int, key: str | None, x1: int, x2: int) -> Strip:
         """The row's line, drawn (not from the cache)."""

@@ -26,9 +26,10 @@ from rich.console import RenderableType
 from rich.padding import Padding
 from rich.segment import Segment
 from rich.style import Style
-from textual._segment_tools import line_crop
 from textual.renderables.styled import Styled
 from textual.strip import Strip
+
+from ocr_tui.ui.textual_compat import line_crop
 
 HEADER = -1  # the header's row index (DataTable's)
 SPARE = 8  # rows kept above and below the screen (and records kept before a trim)
