@@ -22,7 +22,6 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.content import Content
 from textual.geometry import Size
-from textual.widget import Widget
 from textual.widgets.data_table import ColumnKey
 
 from ocr_tui.core.view import SessionView
@@ -32,6 +31,7 @@ from ocr_tui.ui.fmt import phrases
 from ocr_tui.ui.fmt.phrases import Phrases
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.drill_table import DrillTable
+from ocr_tui.ui.widgets.laid import Laid
 
 STATE_VAR = {"$text-success": "success", "$text-error": "error", "$text-warning": "warning"}
 
@@ -84,7 +84,7 @@ def item_lines(items: Sequence[Item], width: int) -> list[Content]:
     return out
 
 
-class LabelledRows(Widget):
+class LabelledRows(Laid):
     """Items (`Line`, `Labelled`) laid out for the width the widget gets: labels sized to
     their content, values wrapped at words, never cut while there is room."""
 
@@ -98,6 +98,7 @@ class LabelledRows(Widget):
         super().__init__(id=id)
         self._items: tuple[Item, ...] = ()
         self._empty = empty
+        self.update(self._content)
 
     @property
     def items(self) -> tuple[Item, ...]:
@@ -107,26 +108,18 @@ class LabelledRows(Widget):
         items = tuple(items)
         if items != self._items:
             self._items = items
-            self.refresh(layout=True)
+            self.update(self._content)
 
     def lines(self, width: int) -> list[Content]:
         if not self._items:
             return [Content.styled(self._empty, "$text-muted")] if self._empty else []
         return item_lines(self._items, width)
 
-    def render(self) -> Content:
-        return Content("\n").join(self.lines(self.content_size.width))
-
-    def get_content_width(self, container: Size, viewport: Size) -> int:
-        return container.width
+    def _content(self, width: int) -> Content:
+        return Content("\n").join(self.lines(width))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return max(1, len(self.lines(width)))
-
-    @property
-    def plain(self) -> str:
-        """The text as laid out at the widget's width (tests)."""
-        return "\n".join(line.plain for line in self.lines(self.content_size.width))
+        return max(1, len(self.lines(width))) if width > 0 else 1
 
 
 # -- a table as wide as its pane ---------------------------------------------------------------
