@@ -15,7 +15,7 @@ from pathlib import Path
 from ocr_tui.core.textsafe import safe_block
 from ocr_tui.formats.ocr.config import dashboard_ide
 from ocr_tui.formats.ocr.derive_maps import run_map
-from ocr_tui.formats.ocr.derive_records import HEARTBEAT_STALE_S
+from ocr_tui.formats.ocr.derive_records import gone as agent_gone
 from ocr_tui.formats.ocr.discourse import KINDS, Discourse, Response
 from ocr_tui.formats.ocr.discourse_links import responses_about
 from ocr_tui.formats.ocr.fields import parse_field
@@ -30,7 +30,7 @@ from ocr_tui.formats.ocr.findings import differing_ratings, severity_rank, shown
 from ocr_tui.formats.ocr.map_sections import Dependency, MapFile, MapSection, RunMap
 
 __all__ = [
-    "HEARTBEAT_STALE_S",
+    "agent_gone",
     "KINDS",
     "SEVERITIES",
     "Dependency",

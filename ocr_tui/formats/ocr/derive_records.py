@@ -53,6 +53,14 @@ def agents(
     return out
 
 
+def gone(agent: RunningAgent, now: datetime) -> bool:
+    """Is a stale agent stale because its process is not on this machine (its heartbeat is
+    fresh), rather than because its heartbeat is old? (`agents`' two signs, told apart.)"""
+    beat = parse_ts(agent.heartbeat_at)
+    fresh = beat is not None and (now - beat).total_seconds() <= HEARTBEAT_STALE_S
+    return bool(agent.stale and agent.pid is not None and fresh)
+
+
 def notes(state: StoredState | None) -> list[Note]:
     return [
         Note(

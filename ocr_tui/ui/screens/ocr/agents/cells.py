@@ -17,7 +17,7 @@ from rich.text import Text
 from ocr_tui.core.states import UNKNOWN, glyph
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import RunningAgent
-from ocr_tui.formats.ocr.api import HEARTBEAT_STALE_S
+from ocr_tui.formats.ocr.api import agent_gone
 from ocr_tui.ui import fmt
 
 ThemeStyle = Callable[..., Style]
@@ -39,9 +39,7 @@ def state_cell(agent: RunningAgent, now: datetime, style: ThemeStyle) -> Text:
     pid = f"pid {agent.pid}" if agent.pid is not None else ""
     if not agent.stale:
         return Text(f"{glyph('running')} {pid or 'running'}", style=style("success"))
-    beat = fmt.ts(agent.heartbeat_at)
-    fresh = beat is not None and (now - beat).total_seconds() <= HEARTBEAT_STALE_S
-    text = f"{pid} gone" if pid and fresh else "stale"
+    text = f"{pid} gone" if agent_gone(agent, now) else "stale"
     return Text(f"{glyph('stalled')} {text}", style=style("warning", bold=True))
 
 
