@@ -17,7 +17,6 @@ CLASS_LINES = 250
 # Still over the rule (lines now); each is to be split.
 MODULE_CEILINGS: dict[str, int] = {}
 CLASS_CEILINGS = {
-    "ui/screens/ocr/findings/screen.py:FindingsScreen": 353,
     "core/workspace.py:Workspace": 324,
     "ui/live.py:LiveApp": 324,
     "ui/screens/session/screen.py:SessionScreen": 306,

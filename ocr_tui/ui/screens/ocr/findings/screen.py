@@ -23,7 +23,6 @@ from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Resize
@@ -31,16 +30,16 @@ from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.api import Finding, Loaded, is_own, read_round
+from ocr_tui.formats.ocr.api import Finding, Loaded, read_round
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
     FindingsTarget,
     FindingTarget,
     Open,
-    adjacent_item,
 )
 from ocr_tui.ui.screens.base.drilldown import Crumb
-from ocr_tui.ui.screens.ocr.editor_launch import open_in_editor
+from ocr_tui.ui.screens.ocr.findings import keys as findings_keys
+from ocr_tui.ui.screens.ocr.findings.actions import FindingsActions
 from ocr_tui.ui.screens.ocr.findings.cells import (
     COMPACT_LABELS,
     FULL_LABELS,
@@ -48,9 +47,8 @@ from ocr_tui.ui.screens.ocr.findings.cells import (
     columns,
     finding_cells,
     plan,
-    where,
 )
-from ocr_tui.ui.screens.ocr.findings.view import SORT_KEYS, FindingsQuery
+from ocr_tui.ui.screens.ocr.findings.view import FindingsQuery, count_text, no_match
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
@@ -69,46 +67,10 @@ class FindingsPane(Vertical):
 
 
 @router.route(FindingsTarget)
-class FindingsScreen(RoundReaderScreen):
+class FindingsScreen(FindingsActions, RoundReaderScreen):
     """`FindingsScreen(session_id, number, path)`: the findings of one round."""
 
-    # fmt: off
-    BINDINGS = [
-        Binding(
-            "v", "cycle_severity", "Severity ≥", id="findings.severity",
-            tooltip="All → info → low → medium → high → critical (a minimum; levels that show "
-            "the same rows are skipped)",
-        ),
-        Binding(
-            "b", "toggle_blockers", "Blockers", id="findings.blockers",
-            tooltip="Blockers only, or every finding",
-        ),
-        Binding(
-            "t", "cycle_triage", "Triage", id="findings.triage",
-            tooltip="Any → each triage state in this round (from ocr.db)",
-        ),
-        # priority: the box has focus before the next key is dispatched (`/retry⏎` typed fast)
-        Binding(
-            "slash", "search", "Search", id="findings.search", priority=True,
-            tooltip="Title, file, reviewers; Enter keeps it, Esc clears it",
-        ),
-        Binding(
-            "s", "cycle_sort", "Sort", id="findings.sort",
-            tooltip="Next column: severity → blocker → evolution → title → file → reviewers "
-            "(→ triage); the round before's resolved and pending findings stay last (unless"
-            " sorted by evolution)",
-        ),
-        Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
-        Binding("e", "edit", "Editor", id="findings.edit"),
-        Binding("y", "copy_location", "Copy file:line", id="findings.copy", show=False),
-        Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
-        Binding("]", "step(1)", "Next round", id="findings.next", show=False),
-        Binding(
-            "escape", "escape", "Back", id="findings.back",
-            tooltip="Clear the search if there is one, else back",
-        ),
-    ]
-    # fmt: on
+    BINDINGS = findings_keys.BINDINGS
 
     READS = "the findings"
 
@@ -240,22 +202,7 @@ class FindingsScreen(RoundReaderScreen):
         return self.query_state.apply(self.findings or [])
 
     def count_text(self) -> str:
-        """`3 of 5 findings · severity ≥ high · by file` (+ the round before's resolved or
-        pending ones, said as such)."""
-        findings = self.findings or []
-        shown = self.shown
-        current = [f for f in findings if is_own(f)]
-        n = sum(1 for f in shown if is_own(f))
-        text = f"{n} of {len(current)} finding{'' if len(current) == 1 else 's'}"
-        for word, said in (("resolved", "resolved"), ("pending", "pending")):
-            carried = sum(1 for f in findings if f.evolution == word)
-            if carried:
-                kept = sum(1 for f in shown if f.evolution == word)
-                text += f" (+{kept} of {carried} {said})"
-        text += f" · {self.query_state.label()} · {self.query_state.sort_label()}"
-        if self.source:
-            text += f" · from {self.source}"
-        return text
+        return count_text(self.findings or [], self.shown, self.query_state, self.source)
 
     def refresh_rows(self) -> None:
         count = self.query_one("#findings-count", Static)
@@ -276,7 +223,11 @@ class FindingsScreen(RoundReaderScreen):
         style = partial(theme_style, self)
         keys = self._keys
         self._fill([(f.id, finding_cells(f, layout, style, keys)) for f in shown])
-        self._show_empty("No findings in this round." if not self.findings else self._no_match())
+        self._show_empty(
+            "No findings in this round."
+            if not self.findings
+            else no_match(self.query_state, self._triage)
+        )
 
     def _room(self, rows: int) -> int:
         """The cells the table's columns can take: the pane's width, less the table's
@@ -288,20 +239,6 @@ class FindingsScreen(RoundReaderScreen):
         if rows + 1 > height:
             width -= table.styles.scrollbar_size_vertical
         return width
-
-    def _no_match(self) -> str:
-        """Every active filter, with the key that changes it."""
-        q = self.query_state
-        active = [("v", f"severity ≥ {q.min_severity}")] if q.min_severity else []
-        active += [("b", "blockers only")] if q.blockers_only else []
-        active += [("t", f"triage {q.label_triage()}")] if q.triage else []
-        active += [("/", "search, Esc clears it")] if q.search.strip() else []
-        if not active:  # (with no filter every finding shows) the keys that filter
-            active = [("v", "severity"), ("b", "blockers")]
-            active += [("t", "triage")] if self._triage else []
-            active += [("/", "search")]
-        keys = ", ".join(f"{key}: {what}" for key, what in active)
-        return f"No findings match ({keys})."
 
     def _fill(self, rows: list) -> None:
         table = self.query_one("#findings", DrillTable)
@@ -319,93 +256,15 @@ class FindingsScreen(RoundReaderScreen):
         self.query_state = query
         self.refresh_rows()
 
-    # -- actions ----------------------------------------------------------------------------
-
-    def action_cycle_severity(self) -> None:
-        self._set_query(self.query_state.next_severity(self.findings or []))
-
-    def action_toggle_blockers(self) -> None:
-        q = self.query_state
-        self._set_query(replace(q, blockers_only=not q.blockers_only))
-
-    def action_cycle_triage(self) -> None:
-        self._set_query(self.query_state.next_triage(self.findings or []))
-
-    def action_cycle_sort(self) -> None:
-        # Every column's order, and the blockers first (`blocker` is said in the severity cell)
-        cycle = tuple(k for k in SORT_KEYS if k in self._keys or k == "blocker")
-        self._set_query(self.query_state.next_sort(cycle))
-
-    def action_reverse_sort(self) -> None:
-        self._set_query(self.query_state.sorted_by(self.query_state.sort))
+    # -- the messages (the actions: `FindingsActions`) ---------------------------------------
 
     @on(DataTable.HeaderSelected, "#findings")
     def _sort_by_header(self, event: DataTable.HeaderSelected) -> None:
         self._set_query(self.query_state.sorted_by(str(event.column_key.value)))
 
-    def action_search(self) -> None:
-        box = self.query_one("#findings-search", SearchBox)
-        box.display = True
-        self.set_focus(box)  # at once (focus() waits a turn): the next key goes in the box
-
     @on(Input.Changed, "#findings-search")
     def _search_changed(self, event: Input.Changed) -> None:
         self._set_query(replace(self.query_state, search=event.value))
-
-    def action_keep_search(self) -> None:
-        """Enter (or ↓) in the search box: keep the search, back to the table."""
-        box = self.query_one("#findings-search", SearchBox)
-        box.display = bool(box.value.strip())
-        self.query_one("#findings", DrillTable).focus()
-
-    def action_escape(self) -> None:
-        """Esc: clear the search if there is one (or the box is open), else go back."""
-        box = self.query_one("#findings-search", SearchBox)
-        if box.display or box.value:
-            box.value = ""
-            box.display = False
-            self._set_query(replace(self.query_state, search=""))
-            self.query_one("#findings", DrillTable).focus()
-            return
-        self.action_back()
-
-    def action_step(self, delta: int) -> None:
-        """The findings of the round before or after, with the same filters."""
-        view = self.view
-        target = adjacent_item(
-            view.rounds if view else [], self.round_path, self.round_number, delta
-        )
-        if target is None:
-            self.app.bell()
-            self.notify(f"No {'earlier' if delta < 0 else 'later'} round.", timeout=2, markup=False)
-            return
-        self.round_number, self.round_path = target.number, target.path
-        self.findings = None
-        self.has_read = False
-        self.render_view(view, first=False)
-
-    def cursor_finding(self) -> Finding | None:
-        table = self.query_one("#findings", DrillTable)
-        key = table.key_of(table.cursor_key) if table.row_count else None
-        return next((f for f in self.shown if f.id == key), None)
-
-    def action_edit(self) -> None:
-        """The finding at the cursor, at its line, in the user's editor."""
-        finding = self.cursor_finding()
-        if finding is None:
-            self.app.bell()
-            return
-        open_in_editor(self, finding.location.file, finding.location.line_start, self.session_id)
-
-    def action_copy_location(self) -> None:
-        """`file:line` of the finding at the cursor to the clipboard (OSC 52 in a terminal)."""
-        finding = self.cursor_finding()
-        if finding is None or not finding.location.file:
-            self.notify("No file to copy for this finding.", timeout=3, markup=False)
-            return
-        text = where(finding)
-        self.app.copy_to_clipboard(text)
-        self.notify(f"Copied {safe_line(text)}", timeout=2, markup=False)
 
     @on(DataTable.RowSelected, "#findings")
     def _open_finding(self, event: DataTable.RowSelected) -> None:
@@ -415,10 +274,3 @@ class FindingsScreen(RoundReaderScreen):
         order = tuple(f.id for f in self.shown)  # `[` / `]` in the detail follow the table
         target = FindingTarget(self.session_id, self.round_number, self.round_path, key, order)
         self.post_message(Open(target))
-
-    def move_to_finding(self, finding_id: str) -> None:
-        """Put the cursor on `finding_id` (the detail stepped to it before coming back)."""
-        table = self.query_one("#findings", DrillTable)
-        keys = [table.key_of(k) for k in table.row_keys]
-        if finding_id in keys:
-            table.move_cursor(row=keys.index(finding_id), animate=False)

@@ -178,3 +178,38 @@ def display_markdown(text: str) -> str:
     if lines and lines[0].lstrip().startswith("#"):
         lines.pop(0)
     return keep_line_breaks("\n".join(lines)).strip()
+
+
+def count_text(
+    findings: list[Finding], shown: list[Finding], query: FindingsQuery, source: str | None
+) -> str:
+    """`3 of 5 findings · severity ≥ high · by file` (+ the round before's resolved or
+    pending ones, said as such)."""
+    current = [f for f in findings if is_own(f)]
+    n = sum(1 for f in shown if is_own(f))
+    text = f"{n} of {len(current)} finding{'' if len(current) == 1 else 's'}"
+    for word, said in (("resolved", "resolved"), ("pending", "pending")):
+        carried = sum(1 for f in findings if f.evolution == word)
+        if carried:
+            kept = sum(1 for f in shown if f.evolution == word)
+            text += f" (+{kept} of {carried} {said})"
+    text += f" · {query.label()} · {query.sort_label()}"
+    if source:
+        text += f" · from {source}"
+    return text
+
+
+def no_match(query: FindingsQuery, triage: bool) -> str:
+    """Every active filter, with the key that changes it (`triage`: the round has a triage
+    column)."""
+    q = query
+    active = [("v", f"severity ≥ {q.min_severity}")] if q.min_severity else []
+    active += [("b", "blockers only")] if q.blockers_only else []
+    active += [("t", f"triage {q.label_triage()}")] if q.triage else []
+    active += [("/", "search, Esc clears it")] if q.search.strip() else []
+    if not active:  # (with no filter every finding shows) the keys that filter
+        active = [("v", "severity"), ("b", "blockers")]
+        active += [("t", "triage")] if triage else []
+        active += [("/", "search")]
+    keys = ", ".join(f"{key}: {what}" for key, what in active)
+    return f"No findings match ({keys})."
