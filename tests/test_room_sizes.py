@@ -19,7 +19,6 @@ MODULE_CEILINGS: dict[str, int] = {}
 CLASS_CEILINGS = {
     "core/workspace.py:Workspace": 324,
     "ui/live.py:LiveApp": 324,
-    "ui/screens/session/screen.py:SessionScreen": 306,
     "ui/app.py:OcrTuiApp": 304,
     "ui/screens/sessions/screen.py:MainScreen": 303,
     "ui/screens/document/screen.py:DocumentScreen": 258,

@@ -24,7 +24,6 @@ from datetime import datetime
 from rich.style import Style
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import ScrollableContainer, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
@@ -35,19 +34,15 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
-    RUN_FILE,
     DocumentTarget,
-    EventsTarget,
-    FindingsTarget,
-    MapRunTarget,
     Open,
-    RoundTarget,
     SessionTarget,
     round_target,
 )
 from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
-from ocr_tui.ui.screens.base.nothing_to_open import events_reason, no_round_reason
+from ocr_tui.ui.screens.base.nothing_to_open import events_reason
 from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
+from ocr_tui.ui.screens.session.actions import KEYS, SessionActions, no_round
 from ocr_tui.ui.screens.session.cells import WIDE_AT, meta_content, wrap_phrases
 from ocr_tui.ui.screens.session.documents_pane import DocumentsPane
 from ocr_tui.ui.screens.session.problems_pane import ProblemsPane
@@ -65,35 +60,10 @@ from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 
 @router.route(SessionTarget)
-class SessionScreen(DrilldownScreen):
+class SessionScreen(SessionActions, DrilldownScreen):
     """`SessionScreen(session_id)`."""
 
-    BINDINGS = [
-        Binding("c", "current_round", "Current round", id="session.current_round"),
-        Binding("F", "latest_findings", "Findings", id="session.findings"),
-        Binding(
-            "m",
-            "map_run",
-            "Map run",
-            id="session.map_run",
-            tooltip="The map run under the cursor (else the latest): its sections, files and "
-            "what is reviewed",
-        ),  # fmt: skip
-        Binding(
-            "l",
-            "event_log",
-            "Event log",
-            id="session.events",
-            tooltip="What OCR recorded as the session ran: phases, rounds, closing (ocr.db)",
-        ),  # fmt: skip
-        Binding(
-            "r",
-            "reviews",
-            "Reviews",
-            id="session.reviews",
-            tooltip="Every round of every OCR session, at this session's latest",
-        ),
-    ]
+    BINDINGS = KEYS
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (WIDE_AT, "-wide")]
     # Below 32 lines the severity chart gives way (the Rounds table's By severity column
     # says the same): the map runs and the phases stay on the first screen.
@@ -161,7 +131,7 @@ class SessionScreen(DrilldownScreen):
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
         if action in ("current_round", "latest_findings"):
-            return _no_round(self.view)
+            return no_round(self.view)
         if action == "map_run":
             return "This session has no map run."
         if action == "event_log":
@@ -332,48 +302,3 @@ class SessionScreen(DrilldownScreen):
             return
         if rel and (rel.endswith(".md") or event.data_table.id != "runs"):
             self.post_message(Open(DocumentTarget(self.session_id, rel)))
-
-    def _open_run(self, rel: str | None) -> None:
-        """The map run screen of the run `rel` names (its directory or one of its files),
-        else of the latest run."""
-        runs = self.view.map_runs if self.view else []
-        if not runs:
-            self.notify("This session has no map run.", severity="warning", markup=False)
-            return
-        m = RUN_FILE.match(rel or "")
-        path = m.group(1) if m else rel
-        run = next((r for r in runs if r.path == path), runs[-1])
-        self.post_message(Open(MapRunTarget(self.session_id, run.number, run.path)))
-
-    def action_map_run(self) -> None:
-        table = self.query_one("#runs", FitTable)
-        self._open_run(table.cursor_key if table.display else None)
-
-    def action_event_log(self) -> None:
-        view = self.view
-        if view is None or not view.events:
-            self.notify(events_reason(view), severity="warning", markup=False)
-            return
-        self.post_message(Open(EventsTarget(self.session_id)))
-
-    def action_current_round(self) -> None:
-        view = self.view
-        if view is None or view.current is None:
-            self.notify(_no_round(view), severity="warning", markup=False)
-            return
-        current = view.current
-        self.post_message(Open(RoundTarget(self.session_id, current.number, current.path)))
-
-    def action_latest_findings(self) -> None:
-        view = self.view
-        if view is None or not view.rounds:
-            self.notify(_no_round(view), severity="warning", markup=False)
-            return
-        latest = view.rounds[-1]
-        self.post_message(Open(FindingsTarget(self.session_id, latest.number, latest.path)))
-
-
-def _no_round(view: SessionView | None) -> str:
-    return no_round_reason(
-        view, "c and F", "This session is not read yet: it has no review round to open."
-    )
