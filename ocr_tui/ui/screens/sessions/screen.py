@@ -29,6 +29,7 @@ from ocr_tui.ui.navigation import FindingsTarget, Open, SessionTarget
 from ocr_tui.ui.screens.base.nothing_to_open import no_round_reason
 from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 from ocr_tui.ui.screens.sessions.empty_state import EmptyState
+from ocr_tui.ui.screens.sessions.feed import ListFeed
 from ocr_tui.ui.screens.sessions.filter_bar import FilterBar
 from ocr_tui.ui.screens.sessions.headers_bar import HeadersBar
 from ocr_tui.ui.screens.sessions.keys import LIST_ACTIONS, SEARCHED, ListKeys
@@ -64,7 +65,7 @@ class ListBody(Vertical):
 MIN_LIST_ROWS = 4  # the header and three sessions, however short the screen
 
 
-class MainScreen(ListKeys):
+class MainScreen(ListFeed, ListKeys):
     PALETTE_KEYS = False  # its actions are in the palette as SessionCommands' MAIN_ACTIONS
     AUTO_FOCUS = "SessionTable"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-medium"), (140, "-wide")]
@@ -164,66 +165,10 @@ class MainScreen(ListKeys):
         latest = view.rounds[-1]
         self.post_message(Open(FindingsTarget(view.id, latest.number, latest.path)))
 
-    # -- keeping up with the data -------------------------------------------------------
+    # -- keeping up with the data (`ListFeed`) ---------------------------------------------
 
     LOADING_REFRESH_S = 0.25
-
-    def _on_sessions(self, payload: tuple[list[SessionView], list[str]]) -> None:
-        self._absorb(payload)
-        if bool(self.app.sessions) != self._had_sessions:
-            self._had_sessions = bool(self.app.sessions)
-            self.refresh_bindings()  # the list's keys apply once there is a session
-        if not self.app.unread or not self.table.row_count:
-            self.refresh_view()  # at start-up, the first rows at once
-        elif not self._refresh_due:
-            # Start-up: thousands of rows arrive in slices; re-sorting the table for each
-            # would starve the keys. Refresh a few times a second instead.
-            self._refresh_due = True
-            self.set_timer(self.LOADING_REFRESH_S, self._deferred_refresh)
-
-    def _deferred_refresh(self) -> None:
-        self._refresh_due = False
-        self.refresh_view()
-
-    def _on_status(self, _status: str) -> None:
-        self.refresh_bindings()
-        self.refresh_view()
-
-    def _on_headers(self, _headers: tuple) -> None:
-        self.refresh_view()
-
-    def _absorb(self, payload: tuple[list[SessionView], list[str]]) -> None:
-        """The sessions that changed, counted (`ListModel`) and noted for the table."""
-        model = self._model
-        if model.query is None:
-            return  # (counted whole at the next refresh)
-        shown, hidden = model.update(*payload)
-        for sid in hidden:
-            self._shown.pop(sid, None)
-            self._hidden.add(sid)
-        for view in shown:
-            self._hidden.discard(view.id)
-            self._shown[view.id] = view
-
-    def _counted(self) -> ListModel:
-        """The model as the sessions are now (what was published and not delivered yet
-        counted too) and for the query as it is now."""
-        if self._latest is not None:
-            self._absorb(self._latest.take())
-        query = self.list_query
-        if self._model.query != query:
-            self._model.reset(query, self.app.sessions)
-            self._shown, self._hidden = {}, set()
-            self._full = True
-        return self._model
-
     _full = True  # the table must be synced whole (the query changed)
-
-    def formats(self) -> list[str]:
-        return self._counted().formats()
-
-    def projects(self) -> list[str]:
-        return self._counted().projects()
 
     def _tick(self) -> None:
         if not self.is_current:
