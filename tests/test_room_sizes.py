@@ -22,7 +22,6 @@ CLASS_CEILINGS = {
     "ui/app.py:OcrTuiApp": 304,
     "ui/screens/document/screen.py:DocumentScreen": 258,
     "ui/screens/sessions/session_rows.py:SessionRows": 258,
-    "ui/screens/ocr/round/screen.py:RoundScreen": 254,
 }
 
 

@@ -25,11 +25,10 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
-from ocr_tui.core import rounds
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import Round, SessionView
 from ocr_tui.ui import router
-from ocr_tui.ui.fmt import ROUND_STATES, round_label, round_state, verdict_kind
+from ocr_tui.ui.fmt import round_label, round_state, verdict_kind
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
     DocumentTarget,
@@ -42,6 +41,7 @@ from ocr_tui.ui.navigation import (
 )
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.screens.ocr.reviews.cells import triage_text
+from ocr_tui.ui.screens.ocr.round.title import round_title
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -169,7 +169,7 @@ class RoundScreen(DrilldownScreen):
                 self.query_one("#verdict").display = False
                 self.query_one("#round-severity-pane").display = False
             return
-        self.query_one("#round-title", Static).update(self._title(view, rnd))
+        self.query_one("#round-title", Static).update(round_title(view, rnd, self.round_number))
         banner = self.query_one("#verdict", Static)
         banner.display = rnd is not None
         kind = verdict_kind(rnd)
@@ -188,31 +188,6 @@ class RoundScreen(DrilldownScreen):
         self.query_one(NotesPane).show(
             [n for n in notes if n.round == self.round_number], self.now()
         )
-
-    def _title(self, view: SessionView, rnd: Round | None) -> Content:
-        numbers = [r.number for r in view.rounds]
-        if rnd is None:
-            return Content.assemble(
-                (f"Round {self.round_number}", "bold"),
-                (" does not exist (any more). ", "$text-warning"),
-                (f"Rounds: {', '.join(map(str, numbers)) or 'none'}", "$foreground-muted"),
-            )
-        position = [r.path for r in view.rounds].index(rnd.path) + 1
-        sep = (" · ", "$foreground-muted")
-        parts: list = [(round_label(view, rnd), "bold"), (f" ({position} of {len(numbers)})", "")]
-        current = view.current
-        if current is not None and current.path == rnd.path:
-            parts += [sep, ("current round", "$text-accent")]
-        state = ROUND_STATES[round_state(rnd.complete, view)]
-        n = len(rnd.reviewers)
-        parts += [sep, state, sep, f"{n} reviewer{'s' if n != 1 else ''}", sep]
-        live = current is not None and current.path == rnd.path and view.running
-        parts += [rounds.findings_words(rnd, live=live)]
-        if rnd.findings is not None and rnd.reviewer_findings != rnd.findings:  # merged
-            parts += [(f" (reviewers reported {rnd.reviewer_findings})", "$foreground-muted")]
-        parts += [sep]
-        parts += ["with discourse" if rnd.discourse else ("no discourse yet", "$foreground-muted")]
-        return Content.assemble(*parts)
 
     def _render_reviewers(self, rnd: Round | None) -> None:
         muted = theme_style(self, "foreground-muted")
