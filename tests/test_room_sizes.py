@@ -20,7 +20,6 @@ CLASS_CEILINGS = {
     "core/workspace.py:Workspace": 324,
     "ui/live.py:LiveApp": 324,
     "ui/app.py:OcrTuiApp": 304,
-    "ui/screens/document/screen.py:DocumentScreen": 258,
     "ui/screens/sessions/session_rows.py:SessionRows": 258,
 }
 

@@ -20,7 +20,6 @@ from datetime import datetime
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -29,7 +28,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import from_mtime
-from ocr_tui.core.view import Round, SessionView
+from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.fmt import round_label, twin_name
 from ocr_tui.ui.navigation import (
@@ -39,13 +38,13 @@ from ocr_tui.ui.navigation import (
     DocumentTarget,
     FindingsTarget,
     FindingTarget,
-    Open,
     ReviewerTarget,
     RoundTarget,
     Target,
     neighbour_file,
 )
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.screens.document.actions import KEYS, DocumentActions
 from ocr_tui.ui.screens.document.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.screens.ocr.markdown_text import keep_line_breaks
 from ocr_tui.ui.screens.ocr.round_reader import way_in
@@ -55,19 +54,10 @@ from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 
 @router.route(DocumentTarget, ReviewerTarget)
-class DocumentScreen(DrilldownScreen):
+class DocumentScreen(DocumentActions, DrilldownScreen):
     """`DocumentScreen(session_id, rel_path)`; `rel_path` is relative to the session dir."""
 
-    BINDINGS = [
-        Binding("j", "scroll(1)", "Down", id="doc.down", show=False),
-        Binding("k", "scroll(-1)", "Up", id="doc.up", show=False),
-        Binding("g", "top", "Top", id="doc.top", show=False),
-        Binding("G", "bottom", "Bottom", id="doc.bottom", show=False),
-        Binding("[", "step(-1)", "Prev round", id="doc.prev"),
-        Binding("]", "step(1)", "Next round", id="doc.next"),
-        Binding("[", "step_run(-1)", "Prev run", id="doc.prev_run"),
-        Binding("]", "step_run(1)", "Next run", id="doc.next_run"),
-    ]
+    BINDINGS = KEYS
 
     class Loaded(Message):
         def __init__(self, state: DocState, shown: str | None) -> None:
@@ -264,55 +254,9 @@ class DocumentScreen(DrilldownScreen):
             return f"No {word} {step.kind}."
         return super().explain_disabled(action, parameters)
 
-    def action_step_run(self, delta: int) -> None:
-        self.action_step(delta)
-
-    def action_scroll(self, lines: int) -> None:
-        self.query_one("#doc-scroll", VerticalScroll).scroll_relative(y=lines, animate=False)
-
-    def action_top(self) -> None:
-        self.query_one("#doc-scroll", VerticalScroll).scroll_home(animate=False)
-
-    def action_bottom(self) -> None:
-        self.query_one("#doc-scroll", VerticalScroll).scroll_end(animate=False)
-
     @on(Markdown.LinkClicked)
     def _link(self, event: Markdown.LinkClicked) -> None:
         self.notify(f"Link: {safe_line(event.href)[:200]}", timeout=4, markup=False)
-
-    def show_document(self, rel: str) -> None:
-        """Show another file of the same session in this screen."""
-        self.rel_path = rel
-        self.refresh_bindings()
-        self.set_crumbs(self.crumbs())
-        self._render_path()
-        self.load(known=None)
-
-    def action_step(self, delta: int) -> None:
-        view = self.view
-        if view is None:
-            self.app.bell()
-            return
-        step = neighbour_file(view.rounds, view.map_runs, self.rel_path, delta)
-        if step is None:
-            self.app.bell()
-            self.notify(
-                "A session document: there is no round to step to.", timeout=2, markup=False
-            )
-        elif step.item is None:
-            self.app.bell()
-            word = "earlier" if delta < 0 else "later"
-            self.notify(f"No {word} {step.kind}.", timeout=2, markup=False)
-        elif step.rel is not None:
-            self.show_document(step.rel)
-        elif isinstance(step.item, Round):  # that round has no such file: go to the round
-            rnd = step.item
-            name = safe_line(step.name)
-            self.notify(f"{round_label(view, rnd)} has no {name}.", timeout=3, markup=False)
-            self.post_message(Open(RoundTarget(self.session_id, rnd.number, rnd.path), "step"))
-        else:
-            name = safe_line(step.name)
-            self.notify(f"Map run {step.item.number} has no {name}.", timeout=3, markup=False)
 
 
 def place_crumbs(view: SessionView | None, session_id: str, rel: str) -> list[Crumb]:
