@@ -315,10 +315,10 @@ async def test_a_busy_project_does_not_starve_the_ticks(tmp_path: Path, monkeypa
     """An agent writing without a pause of TICK_S (no Tick from the watcher) still gets the
     ticks' work done every TICK_S: here, a project made under the scanned directory is found
     while another one's state.json changes every 50 ms."""
-    from ocr_tui.core import watch, workspace
+    from ocr_tui.core import watch, workspace_projects
     from ocr_tui.core.workspace import Scope, Workspace
 
-    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 0.0)
+    monkeypatch.setattr(workspace_projects, "DISCOVER_EVERY_S", 0.0)
     monkeypatch.setattr(watch, "TICK_S", 0.5)
     busy = tmp_path / "busy"
     state = busy / ".ocr" / "sessions" / "2026-11-22-main" / "state.json"

@@ -402,14 +402,14 @@ def test_watch_session_by_an_id_one_project_only_has(two):
 
 
 def test_a_scan_cut_short_says_so_on_stderr(tmp_path, capsys, monkeypatch):
-    from ocr_tui.core import discover, workspace
+    from ocr_tui.core import discover, workspace_projects
 
     top = tmp_path / "top"
     for i in range(4):
         (top / f"d{i}").mkdir(parents=True)
     real = discover.find_projects
     monkeypatch.setattr(
-        workspace, "find_projects", lambda *a, **kw: real(*a, **{**kw, "max_dirs": 2})
+        workspace_projects, "find_projects", lambda *a, **kw: real(*a, **{**kw, "max_dirs": 2})
     )
     assert main(["status", "--scan", str(top)]) == 0
     err = capsys.readouterr().err

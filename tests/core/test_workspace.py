@@ -17,6 +17,7 @@ from test_watch import Collector  # (tests/ is on the path: a package's base dir
 
 import ocr_tui.core.watcher as watcher
 import ocr_tui.core.workspace as workspace
+import ocr_tui.core.workspace_projects as workspace_projects
 from ocr_tui.cli import main
 from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
@@ -48,8 +49,8 @@ def ws_of(*roots: Path, scan: Path | None = None, **kw) -> Workspace:
 @pytest.fixture
 def rescan_now(monkeypatch):
     """`--scan`: walk the directory again at every poll (however long the last walk took)."""
-    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 0.0)
-    monkeypatch.setattr(workspace, "LOOK_SHARE", 0, raising=False)
+    monkeypatch.setattr(workspace_projects, "DISCOVER_EVERY_S", 0.0)
+    monkeypatch.setattr(workspace_projects, "LOOK_SHARE", 0, raising=False)
 
 
 # --- ids, names ------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ def test_a_walk_cut_short_removes_no_project(tmp_path, rescan_now, monkeypatch):
         (top / f"a{i}").mkdir()  # walked before it: the cut falls short of it
     real = discover.find_projects
     monkeypatch.setattr(
-        workspace, "find_projects", lambda *a, **kw: real(*a, **{**kw, "max_dirs": 3})
+        workspace_projects, "find_projects", lambda *a, **kw: real(*a, **{**kw, "max_dirs": 3})
     )
     assert ws.poll() == ([], [], False) and ws.truncated
     assert [r.name for r in ws.refs()] == ["z-last"]
@@ -298,7 +299,7 @@ def test_discover_says_when_projects_appeared(tmp_path, rescan_now):
 
 
 def test_the_scan_waits_for_discover_every_s(tmp_path, monkeypatch):
-    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 3600.0)
+    monkeypatch.setattr(workspace_projects, "DISCOVER_EVERY_S", 3600.0)
     top = tmp_path / "top"
     make_project(top / "api")
     ws = ws_of(scan=top)
@@ -307,7 +308,7 @@ def test_the_scan_waits_for_discover_every_s(tmp_path, monkeypatch):
     assert ws.poll() == ([], [], False)
     assert ws.discover() is False
     later = time.monotonic() + 7200  # two hours on, for the workspace only
-    monkeypatch.setattr(workspace, "time", SimpleNamespace(monotonic=lambda: later))
+    monkeypatch.setattr(workspace_projects, "time", SimpleNamespace(monotonic=lambda: later))
     assert ws.poll()[2] is True
     assert [r.name for r in ws.refs()] == ["api", "web"]
 

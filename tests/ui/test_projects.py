@@ -12,7 +12,7 @@ import pytest
 from textual.pilot import Pilot
 
 from ocr_tui.cli import make_app
-from ocr_tui.core import workspace
+from ocr_tui.core import workspace_projects
 from ocr_tui.core.project import Project
 from ocr_tui.core.workspace import Scope
 from ocr_tui.ui.screens.help.screen import HelpScreen
@@ -168,7 +168,7 @@ async def test_one_project_has_no_project_column_nor_key(project) -> None:
 
 async def test_a_project_that_appears_under_the_scanned_directory(home, monkeypatch) -> None:
     """The live path: a project made while the app runs is found, read and watched."""
-    monkeypatch.setattr(workspace, "DISCOVER_EVERY_S", 0.0)
+    monkeypatch.setattr(workspace_projects, "DISCOVER_EVERY_S", 0.0)
     code = home / "code"
     first = web_project(code / "web")
     app = make_app(None, scope=Scope(scan=code), clock=fixed_clock)
