@@ -17,7 +17,6 @@ CLASS_LINES = 250
 # Still over the rule (lines now); each is to be split.
 MODULE_CEILINGS: dict[str, int] = {}
 CLASS_CEILINGS = {
-    "ui/live.py:LiveApp": 324,
     "ui/app.py:OcrTuiApp": 304,
     "ui/screens/sessions/session_rows.py:SessionRows": 258,
 }

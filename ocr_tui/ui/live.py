@@ -33,20 +33,20 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ScreenStackError
-from textual.message import Message
 from textual.reactive import var
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.engine import Engine, utcnow
-from ocr_tui.core.project import Project, ProjectNotFound, find_project
+from ocr_tui.core.project import Project
 from ocr_tui.core.registry import source_classes
 from ocr_tui.core.view import Header, SessionView
 from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.contract import ShowsSession
-from ocr_tui.ui.fmt import display_path, safe
+from ocr_tui.ui.fmt import display_path
+from ocr_tui.ui.live_projects import ProjectFound, ProjectSwitch
 from ocr_tui.ui.message_board import MessageBoard
 from ocr_tui.ui.messages import (
     HeadersChanged,
@@ -59,15 +59,7 @@ from ocr_tui.ui.notify import BEL, MODES, escapes, notes_for
 from ocr_tui.ui.toasts import ChangeToasts, Event, transitions
 
 
-class ProjectFound(Message):
-    """A project appeared where none was found (`look_for_project`)."""
-
-    def __init__(self, project: Project) -> None:
-        super().__init__()
-        self.project = project
-
-
-class LiveApp(MessageBoard):
+class LiveApp(ProjectSwitch, MessageBoard):
     """The sessions of one project (or of the demo), kept current by a watcher worker."""
 
     PROJECT_POLL_S = 1.0  # without a project: how often to look for one
@@ -170,16 +162,6 @@ class LiveApp(MessageBoard):
         self.engine = make_engine(scope, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
 
-    def project_of(self, session_id: str | None) -> Project | None:
-        """The project session `session_id` belongs to (with one project: it)."""
-        engine = self.engine
-        if isinstance(engine, Workspace) and session_id is not None:
-            view = self.sessions.get(session_id)
-            if view is not None and view.project:
-                return engine.project_named(view.project)
-            return None
-        return self.project
-
     @work(exclusive=True, group="watcher", exit_on_error=False, description="watch the sessions")
     async def _watch(self, engine: Engine | Workspace, stop: asyncio.Event) -> None:
         from ocr_tui.core.watch import Changed, PollingFallback, Scanned, watch_project
@@ -261,21 +243,6 @@ class LiveApp(MessageBoard):
         self._toasts.announce([e for e in events if self.toast_wanted(e.session)])
         self._notify_changes(events)
 
-    def _projects_found(self, changed: list[SessionView]) -> set[str]:
-        """The projects (several shown) none of whose sessions were shown before these: a
-        project a `--scan` found, its sessions read all at once. Said here in one notice."""
-        if self.scope is None:
-            return set()
-        known = self._projects_seen
-        found: dict[str, int] = {}
-        for v in changed:
-            if v.project and v.project not in known and v.id not in self.sessions:
-                found[v.project] = found.get(v.project, 0) + 1
-        known.update(v.project for v in changed if v.project)
-        for name, n in found.items():
-            self.notice(f"{safe(name, 40)}: {n} session{'s' * (n != 1)}", title="Project found")
-        return set(found)
-
     def toast_wanted(self, session_id: str) -> bool:
         """Does a change of this session raise a toast? (All do here; the dashboard leaves
         out those of projects its list does not show.) The bell and desktop notifications
@@ -316,63 +283,7 @@ class LiveApp(MessageBoard):
         self.polling = True
         self.notice(message.reason, title="Polling for changes", severity="warning")
 
-    def switch_project(self, project: Project, scope: Scope | None = None) -> None:
-        """Watch `project` (or the projects of `scope`) instead: every session of the one
-        before is removed."""
-        removed = sorted(self.sessions)
-        self.sessions = {}
-        self.headers = ()
-        self.scope = scope if scope is not None and scope.several else None
-        self.project = Project(self.scope.root) if self.scope is not None else project
-        self.polling = False
-        self._seen_sessions_dir = False
-        self.status = "loading"
-        self.sessions_signal.publish(([], removed))
-        self.start_watching()
-
-    def clear_project(self) -> None:
-        """Watch nothing: no project (the sessions of the one before are removed)."""
-        if self._stop is not None:
-            self._stop.set()
-            self._stop = None
-        removed = sorted(self.sessions)
-        self.sessions = {}
-        self.headers = ()
-        self.project = None
-        self.scope = None
-        if self.engine is not None:
-            self.engine.close()
-        self.engine = None
-        self.polling = False
-        self._seen_sessions_dir = False
-        self.unread = 0
-        self.status = "no-project"
-        self.sessions_signal.publish(([], removed))
-
     # -- no project: wait for one -------------------------------------------------------
-
-    def look_for_project(self) -> None:
-        """Without a project: look for one where it was looked for at start (`start_path`
-        and every directory above it) until one appears, then watch it."""
-        self._look_for_project(self.start_path)
-
-    def stop_looking_for_project(self) -> None:
-        self.workers.cancel_group(self, "project-lookup")
-
-    @work(exclusive=True, group="project-lookup", exit_on_error=False, description="find a project")
-    async def _look_for_project(self, start: Path) -> None:
-        def find() -> Project | None:  # in a thread: it stats the markers of every format
-            try:
-                return find_project(start)
-            except (ProjectNotFound, OSError):
-                return None
-
-        while self.project is None:
-            found = await asyncio.to_thread(find)
-            if found is not None:
-                self.post_message(ProjectFound(found))
-                return
-            await asyncio.sleep(self.PROJECT_POLL_S)
 
     @on(ProjectFound)
     def _project_found(self, message: ProjectFound) -> None:
@@ -380,10 +291,6 @@ class LiveApp(MessageBoard):
             return
         self.switch_project(message.project)
         self.notice(f"Found a project in {display_path(message.project.root)}", title="Watching")
-
-    def accepts_found_project(self) -> bool:
-        """May a project that appeared replace "no project" now? (Not while a demo starts.)"""
-        return True
 
     def _set_dir_status(self, sessions_dir: bool) -> None:
         if sessions_dir:
