@@ -154,7 +154,7 @@ def test_screens_never_import_each_other_and_widgets_never_import_screens():
 
 
 UI_ROOT = {
-    "app", "commands", "contract", "latest", "listing", "live", "live_projects", "message_board",
+    "app", "app_demo", "commands", "contract", "latest", "listing", "live", "live_projects", "message_board",
     "messages",
     "navigation", "notify", "router", "style", "terminal_writer", "textual_compat",
     "toasts",

@@ -14,12 +14,9 @@ PACKAGE = Path(ocr_tui.__file__).parent
 MODULE_LINES = 450
 CLASS_LINES = 250
 
-# Still over the rule (lines now); each is to be split.
+# Over the rule (lines now), each to be split; none today.
 MODULE_CEILINGS: dict[str, int] = {}
-CLASS_CEILINGS = {
-    "ui/app.py:OcrTuiApp": 304,
-    "ui/screens/sessions/session_rows.py:SessionRows": 258,
-}
+CLASS_CEILINGS: dict[str, int] = {}
 
 
 def _sources() -> dict[str, str]:

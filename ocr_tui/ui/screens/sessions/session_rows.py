@@ -15,20 +15,19 @@ from datetime import datetime
 
 from ocr_tui.core import columns
 from ocr_tui.core.view import SessionView
-from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.sessions.cells import (
     Cell,
     IdFit,
-    clock_cells,
     phase_label_width,
     row_cells,
     text_width,
 )
 from ocr_tui.ui.screens.sessions.planned_table import PlannedTable
+from ocr_tui.ui.screens.sessions.row_clock import RowClock
 from ocr_tui.ui.screens.sessions.row_order import RowOrder
 
 
-class SessionRows(PlannedTable):
+class SessionRows(RowClock, PlannedTable):
     """The rows of `SessionTable` (see the module's docstring)."""
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -242,26 +241,6 @@ class SessionRows(PlannedTable):
         if self._now is not None:
             self.sync(self._wanted, self._now, resort=self._resort, rows=self._wanted_rows)
 
-    def tick(self, now: datetime) -> None:
-        """Time passed: refresh the elapsed and last-activity cells (only those that changed).
-        Every second for running sessions and those active in the last hour (their texts can
-        change by the minute); the others once a minute (theirs change by the hour)."""
-        full = self._last_full_tick is None or (now - self._last_full_tick).total_seconds() >= 60
-        if full:
-            self._last_full_tick = now
-            self._ticking = {sid for sid, view in self._views.items() if _ticks(view, now)}
-        for sid in list(self._views) if full else list(self._ticking):
-            view = self._views.get(sid)
-            if view is not None:
-                self._put(sid, clock_cells(view, now))
-
-    def _tick_with(self, view: SessionView, now: datetime) -> None:
-        """Keep `_ticking` (the rows `tick` updates every second) up to date."""
-        if _ticks(view, now):
-            self._ticking.add(view.id)
-        else:
-            self._ticking.discard(view.id)
-
     def select(self, session_id: str, *, scroll: bool = True) -> bool:
         """Move the cursor to a session's row (scrolling no more than needed to show it; with
         `scroll=False`, not at all: the row moved with the data, `keep_cursor_on`)."""
@@ -286,12 +265,3 @@ class SessionRows(PlannedTable):
         never measured)."""
         self._cells[sid].update(cells)
         self.refresh_row_key(sid)
-
-
-def _ticks(view: SessionView, now: datetime) -> bool:
-    """Whether a row's clock cells can change within the minute: running, or active in
-    the last hour."""
-    if view.elapsed.running:
-        return True
-    at = fmt.ts(view.last_activity)
-    return at is not None and (now - at).total_seconds() < 3600
