@@ -16,7 +16,8 @@ from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.cells import WIDE_AT
 from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.screens.session.timeline_cells import left_limit, left_width
-from ocr_tui.ui.widgets.format_panes import FitTable, Labelled, LabelledRows, item_lines
+from ocr_tui.ui.widgets.fit_table import FitTable
+from ocr_tui.ui.widgets.labelled_rows import Labelled, LabelledRows, item_lines
 
 from .drilldown_tree import SID, DrillApp, build_tree
 from .mixed_project import mixed_project

@@ -11,7 +11,7 @@ from ocr_tui.core.project import Project
 from ocr_tui.ui.navigation import MapRunTarget
 from ocr_tui.ui.screens.ocr.map_run.screen import MapRunScreen
 from ocr_tui.ui.screens.session.screen import SessionScreen
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .records_db import MAP, RUN, give_records, replace_db

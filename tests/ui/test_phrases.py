@@ -14,7 +14,7 @@ from textual.content import Content
 from ocr_tui.ui.fmt import KEEP_TOGETHER
 from ocr_tui.ui.fmt.phrases import Phrases, words
 from ocr_tui.ui.screens.session.screen import SessionScreen
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 from .drilldown_tree import SID, DrillApp, build_tree
 from .test_drilldown import wait_for

@@ -14,7 +14,7 @@ from ocr_tui.ui.screens.ocr.reviews.screen import ReviewsScreen
 from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.sessions.screen import MainScreen
 from ocr_tui.ui.screens.sessions.summary_bar import SummaryBar
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 from .builders import SIZE, fixed_clock, loaded, wait_until
 from .records_db import AUTH, give_records, replace_db

@@ -14,7 +14,7 @@ from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.cells import ROUND_COLUMNS, ROUNDS_KEY
 from ocr_tui.ui.screens.session.screen import SessionScreen
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 from .drilldown_tree import SID, DrillApp, build_tree
 from .test_drilldown import wait_for

@@ -19,7 +19,7 @@ from ocr_tui.ui.screens.events.screen import EventsScreen
 from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
 from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.screen import SessionScreen
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 from .builders import NOW, SIZE, fixed_clock, loaded, wait_until

@@ -33,7 +33,9 @@ from ocr_tui.ui.screens.sessions.detail_cells import (
     status_words,
 )
 from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
-from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows, fact_items, unsaid_badges
+from ocr_tui.ui.widgets.fit_table import FitTable
+from ocr_tui.ui.widgets.format_panes import fact_items, unsaid_badges
+from ocr_tui.ui.widgets.labelled_rows import LabelledRows
 
 from .builders import fixed_clock, loaded, wait_until
 from .mixed_project import mixed_project

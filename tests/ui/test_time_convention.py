@@ -15,7 +15,8 @@ import pytest
 from ocr_tui.core.view import Elapsed, SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.session.screen import SessionScreen
-from ocr_tui.ui.widgets.format_panes import FitTable, LabelledRows
+from ocr_tui.ui.widgets.fit_table import FitTable
+from ocr_tui.ui.widgets.labelled_rows import LabelledRows
 
 from .drilldown_tree import SID, DrillApp, build_tree
 from .mixed_project import mixed_project

@@ -24,7 +24,7 @@ from ocr_tui.ui.screens.events.cells import COLUMNS, FLEX, event_rows, labels
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 RECORDS_CSS = DrilldownScreen.CSS_PATH.with_name("records.tcss")

@@ -16,7 +16,7 @@ from ocr_tui.ui.navigation import (
     RoundTarget,
 )
 from ocr_tui.ui.screens.base.nothing_to_open import events_reason, no_round_reason
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 # The keys (the actions below, and `r`: the Reviews view, the drill-down screens').
 KEYS = [

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.screens.session.cells import DOC_COLUMNS
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 
 class DocumentsPane(Vertical):

@@ -27,7 +27,7 @@ from ocr_tui.ui.screens.session.cells import (
     round_rows,
     trend_content,
 )
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 VERDICT_ROOM = max(len(v) for v in VERDICTS)  # the verdict column: `NEEDS DISCUSSION`
 

@@ -11,7 +11,7 @@ from textual.containers import Vertical
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.screens.session.cells import RUN_COLUMNS, RUN_LEAST, run_rows
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 
 class RunsPane(Vertical):

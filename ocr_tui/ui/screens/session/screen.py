@@ -54,7 +54,8 @@ from ocr_tui.ui.screens.session.timeline_pane import TimelinePane
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
-from ocr_tui.ui.widgets.format_panes import FitTable, FormatPanes
+from ocr_tui.ui.widgets.fit_table import FitTable
+from ocr_tui.ui.widgets.format_panes import FormatPanes
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.notes_pane import NotesPane
 

@@ -13,7 +13,7 @@ from textual.containers import Vertical
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.screens.ocr.agents.cells import COLUMNS, FLEX, agent_rows, agents_title
 from ocr_tui.ui.style import theme_style
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 
 
 class AgentsPane(Vertical):

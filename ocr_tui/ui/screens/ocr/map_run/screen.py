@@ -48,7 +48,7 @@ from ocr_tui.ui.screens.ocr.map_run.view import (
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 
 RECORDS_CSS = RoundReaderScreen.CSS_PATH.with_name("records.tcss")

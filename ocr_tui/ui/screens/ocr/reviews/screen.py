@@ -53,7 +53,7 @@ from ocr_tui.ui.screens.ocr.reviews.cells import (
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
-from ocr_tui.ui.widgets.format_panes import FitTable
+from ocr_tui.ui.widgets.fit_table import FitTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter
 from ocr_tui.ui.widgets.table_search import SearchBox
 
