@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 from rich.cells import cell_len
 
 from ocr_tui.core.cells import clip_end, elide_path
+from ocr_tui.core.rounds import still_coming
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.finding import SEVERITIES, Finding, is_own
@@ -365,7 +366,7 @@ def cmd_findings(args: argparse.Namespace, project) -> int:
         print(f"ocr-tui: note: {safe_line(problem)}", file=sys.stderr)  # read, with problems
     kept = [f for f in rnd.findings if shown(f, args.min_severity, args.blockers)]
     verdict = gate(rnd, args.fail_on)
-    live = view.running and rnd.number == view.current_round  # its findings may still come in
+    live = still_coming(view, rnd.number)  # its findings may still come in
     if args.json:
         out: dict = {
             "version": JSON_VERSION, "session": view.id, "round": rnd.number,

@@ -10,7 +10,7 @@ found, and it resolves nothing: the round before's findings it has not raised ag
 
 from __future__ import annotations
 
-from ocr_tui.core.view import Round
+from ocr_tui.core.view import Round, SessionView
 
 UNKNOWN = "—"
 
@@ -24,6 +24,16 @@ def findings_text(rnd: Round | None) -> str:
     if rnd is None or rnd.findings is None:
         return UNKNOWN
     return str(rnd.findings)
+
+
+def still_coming(view: SessionView, number: int, path: str | None = None) -> bool:
+    """Can round `number` (in `path`) still get findings? While the session runs, its
+    current round's can: its counts are then "so far" (the list's detail, the round and
+    findings screens, `ocr-tui findings` alike)."""
+    current = view.current
+    if not view.running or current is None:
+        return False
+    return current.path == path if path is not None else current.number == number
 
 
 def findings_words(rnd: Round, *, live: bool = True) -> str:

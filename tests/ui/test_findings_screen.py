@@ -123,21 +123,24 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         assert t.get_cell(t.row_keys[1], "evolution").plain == "new"
         # round 2 has no synthesis yet: not re-reviewed yet, never "resolved"
         assert t.get_cell(t.row_keys[3], "evolution").plain == "pending"
-        assert count(app).startswith("3 of 3 findings (+2 of 2 pending) · no filter")
+        assert count(app).startswith("3 of 3 findings so far (+2 of 2 pending) · no filter")
         assert "Findings" in app.screen.query_one("#crumbs").plain
 
         # ≥ info would show the same rows (every finding here has a severity): `v` skips it.
         await pilot.press("v")  # ≥ low
-        assert count(app).startswith("2 of 3 findings (+2 of 2 pending) · severity ≥ low")
+        assert count(app).startswith("2 of 3 findings so far (+2 of 2 pending) · severity ≥ low")
         assert "Dead code" not in titles(app)
         await pilot.press("v", "v")  # ≥ high
         assert titles(app) == ["Token not verified", "No rate limit"]
         await pilot.press("b")
         assert titles(app) == ["Token not verified"]
-        assert "1 of 3 findings (+0 of 2 pending) · severity ≥ high · blockers only" in count(app)
+        assert (
+            "1 of 3 findings so far (+0 of 2 pending) · severity ≥ high · blockers only"
+            in count(app)
+        )
         await pilot.press("v")  # ≥ critical shows the same rows here: back to all
         assert screen.min_severity is None
-        assert count(app).startswith("1 of 3 findings (+0 of 2 pending) · blockers only")
+        assert count(app).startswith("1 of 3 findings so far (+0 of 2 pending) · blockers only")
         await pilot.press("b")
         assert len(titles(app)) == 5
 

@@ -125,7 +125,7 @@ def unit_state(complete: bool, current: bool, view: SessionView) -> tuple[str, s
 
 def _round_line(rnd: Round, view: SessionView) -> list[Content]:
     current = view.current is not None and rnd.path == view.current.path
-    found = rounds.findings_words(rnd, live=current and view.running)  # still coming in?
+    found = rounds.findings_words(rnd, live=rounds.still_coming(view, rnd.number, rnd.path))
     mark, mark_style, state = unit_state(rnd.complete, current, view)
     status = fmt.safe(rnd.verdict, 24) if rnd.verdict else state
     twin = fmt.twin_name(view.rounds, rnd)  # round-01 beside round-1: which one this is

@@ -28,6 +28,7 @@ from textual.content import Content
 from textual.events import Resize
 from textual.widgets import DataTable, Input, Static
 
+from ocr_tui.core import rounds
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.api import Finding, Loaded, read_round
@@ -202,7 +203,14 @@ class FindingsScreen(FindingsActions, RoundReaderScreen):
         return self.query_state.apply(self.findings or [])
 
     def count_text(self) -> str:
-        return count_text(self.findings or [], self.shown, self.query_state, self.source)
+        view = self.view
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        so_far = (
+            rnd is not None
+            and not rnd.complete
+            and rounds.still_coming(view, self.round_number, self.round_path)
+        )
+        return count_text(self.findings or [], self.shown, self.query_state, self.source, so_far)
 
     def refresh_rows(self) -> None:
         count = self.query_one("#findings-count", Static)

@@ -181,13 +181,18 @@ def display_markdown(text: str) -> str:
 
 
 def count_text(
-    findings: list[Finding], shown: list[Finding], query: FindingsQuery, source: str | None
+    findings: list[Finding],
+    shown: list[Finding],
+    query: FindingsQuery,
+    source: str | None,
+    so_far: bool = False,
 ) -> str:
     """`3 of 5 findings · severity ≥ high · by file` (+ the round before's resolved or
-    pending ones, said as such)."""
+    pending ones, said as such); `3 of 5 findings so far` while they still come in."""
     current = [f for f in findings if is_own(f)]
     n = sum(1 for f in shown if is_own(f))
     text = f"{n} of {len(current)} finding{'' if len(current) == 1 else 's'}"
+    text += " so far" if so_far else ""
     for word, said in (("resolved", "resolved"), ("pending", "pending")):
         carried = sum(1 for f in findings if f.evolution == word)
         if carried:

@@ -28,7 +28,7 @@ def round_title(view: SessionView, rnd: Round | None, number: int) -> Content:
     state = ROUND_STATES[round_state(rnd.complete, view)]
     n = len(rnd.reviewers)
     parts += [sep, state, sep, f"{n} reviewer{'s' if n != 1 else ''}", sep]
-    live = current is not None and current.path == rnd.path and view.running
+    live = rounds.still_coming(view, rnd.number, rnd.path)
     parts += [rounds.findings_words(rnd, live=live)]
     if rnd.findings is not None and rnd.reviewer_findings != rnd.findings:  # merged
         parts += [(f" (reviewers reported {rnd.reviewer_findings})", "$foreground-muted")]
