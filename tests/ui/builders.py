@@ -187,6 +187,21 @@ async def wait_until(
         await pilot.pause(0.05)
 
 
+async def finding_shown(pilot: Pilot) -> None:
+    """Wait until the finding screen is open and shows its finding."""
+    from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
+
+    app = pilot.app
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
+    )
+    await wait_until(
+        pilot,
+        lambda: app.screen.finding is not None,
+        what="the finding screen to show its finding",
+    )
+
+
 def wait_failure(app, what: str, timeout: float, last: object) -> str:
     """The failure message of a wait: what it waited for, the predicate's last value and
     what the app showed then."""

@@ -10,10 +10,9 @@ from ocr_tui.core.project import Project
 from ocr_tui.ui.navigation import DiscourseTarget, RoundTarget
 from ocr_tui.ui.screens.document.screen import DocumentScreen
 from ocr_tui.ui.screens.ocr.discourse.screen import DiscourseScreen
-from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
-from .builders import SIZE, fixed_clock, loaded, wait_until
+from .builders import SIZE, finding_shown, fixed_clock, loaded, wait_until
 from .test_findings_screen import AUTH, give_findings, open_findings
 
 DISCOURSE = """# Discourse Results
@@ -91,13 +90,8 @@ async def test_discourse_by_reviewer_with_counts_and_links(project: Project) -> 
 
         assert screen.cursor_response().kind == "surface"  # the cursor stayed on its row
         await pilot.press("g", "j", "j", "enter")  # AGREE principal-1 "Token not verified"
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
+        await finding_shown(pilot)
         detail = app.screen
-        await wait_until(
-            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
-        )
         assert detail.finding.title == "Token not verified"
         about = str(detail.query_one("#finding-discourse").render())
         assert "1 about it" in about and "AGREE" in about and "quality-1 → principal-1" in about
@@ -161,14 +155,7 @@ async def test_findings_detail_without_discourse_hides_the_section(project: Proj
     async with app.run_test(size=SIZE) as pilot:
         await open_findings(pilot)
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
-        await wait_until(
-            pilot,
-            lambda: app.screen.finding is not None,
-            what="the finding screen to show its finding",
-        )
+        await finding_shown(pilot)
         assert not app.screen.query_one("#finding-discourse").display
 
 

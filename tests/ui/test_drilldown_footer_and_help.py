@@ -32,7 +32,7 @@ from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable
 from ocr_tui.ui.widgets.key_footer import KeyFooter, keys_that_fit
 
-from .builders import fixed_clock, loaded, wait_until
+from .builders import finding_shown, fixed_clock, loaded, wait_until
 from .test_discourse_screen import write_discourse
 from .test_findings_screen import AUTH, give_findings
 
@@ -97,16 +97,7 @@ async def test_the_footer_fits_with_help_and_quit(sim_root: Path, width: int) ->
             )
             if name == "FindingsScreen":
                 await pilot.press("enter")  # one finding
-                await wait_until(
-                    pilot,
-                    lambda: isinstance(app.screen, FindingScreen),
-                    what="the finding screen to open",
-                )
-                await wait_until(
-                    pilot,
-                    lambda: app.screen.finding is not None,
-                    what="the finding screen to show its finding",
-                )
+                await finding_shown(pilot)
             await pilot.pause(0.2)
             footer = app.screen.query_one(KeyFooter)
             keys = list(footer.query(FooterKey))
@@ -250,14 +241,7 @@ async def test_a_finding_opened_from_the_discourse_says_so(project: Project) -> 
         await open_at(pilot, DiscourseTarget(AUTH, 2, "rounds/round-2"), DiscourseScreen)
         discourse = app.screen
         await pilot.press("g", "j", "j", "enter")  # AGREE principal-1 "Token not verified"
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
-        await wait_until(
-            pilot,
-            lambda: app.screen.finding is not None,
-            what="the finding screen to show its finding",
-        )
+        await finding_shown(pilot)
         assert crumbs(app)[2:] == ["Round 2", "Discourse", "Token not verified"]
         await pilot.press("right_square_bracket")  # another finding: still from the discourse
         await wait_until(
@@ -293,12 +277,5 @@ async def test_a_finding_opened_from_the_findings_keeps_its_crumbs(project: Proj
             what="the findings table to list its findings",
         )
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
-        await wait_until(
-            pilot,
-            lambda: app.screen.finding is not None,
-            what="the finding screen to show its finding",
-        )
+        await finding_shown(pilot)
         assert crumbs(app)[2:4] == ["Round 2", "Findings"]

@@ -19,7 +19,7 @@ from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.screen import SessionScreen
 from ocr_tui.ui.widgets.drill_table import DrillTable
 
-from .builders import NOW, SIZE, fixed_clock, loaded, set_mtime, wait_until
+from .builders import NOW, SIZE, finding_shown, fixed_clock, loaded, set_mtime, wait_until
 from .test_app_contract import search_palette
 
 AUTH = "2026-03-10-feat-auth"
@@ -145,13 +145,8 @@ async def test_findings_screen_by_keys(project: Project) -> None:
         assert len(titles(app)) == 5
 
         await pilot.press("j", "enter")  # Log leak: its detail
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
+        await finding_shown(pilot)
         detail = app.screen
-        await wait_until(
-            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
-        )
         assert detail.finding.title == "Log leak"
         await pilot.press("o")  # the file it was read from: round 2's principal-1.md
         await wait_until(
@@ -353,13 +348,8 @@ async def test_the_detail_steps_and_follows_its_file(project: Project) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_findings(pilot)
         await pilot.press("enter")  # Token not verified
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
+        await finding_shown(pilot)
         detail = app.screen
-        await wait_until(
-            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
-        )
         meta = str(detail.query_one("#finding-meta").render())
         assert "critical" in meta and "blocker" in meta and "open" in meta
         assert "src/auth.py:10" in meta and "principal-1" in meta
@@ -522,14 +512,7 @@ async def test_e_opens_the_finding_in_the_editor_and_comes_back(
 
         record.unlink()
         await pilot.press("k", "enter")  # the detail has `e` too
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
-        await wait_until(
-            pilot,
-            lambda: app.screen.finding is not None,
-            what="the finding screen to show its finding",
-        )
+        await finding_shown(pilot)
         await pilot.press("e")
         await wait_until(
             pilot,
@@ -644,13 +627,8 @@ async def test_the_detail_steps_in_the_tables_order_and_back_lands_on_it(project
         await pilot.press("s", "s", "s")  # by title: Dead code, Log leak, Token not verified, …
         assert titles(app)[:3] == ["Dead code", "Log leak", "Token not verified"]
         await pilot.press("g", "enter")
-        await wait_until(
-            pilot, lambda: isinstance(app.screen, FindingScreen), what="the finding screen to open"
-        )
+        await finding_shown(pilot)
         detail = app.screen
-        await wait_until(
-            pilot, lambda: detail.finding is not None, what="the finding screen to show its finding"
-        )
         assert detail.finding.title == "Dead code"
         await pilot.press("]")
         await wait_until(
