@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ocr_tui.cli_parser import COMMANDS, TOP_LEVEL, build_parser
 from ocr_tui.core.discover import DEFAULT_DEPTH
+from ocr_tui.core.early_read import EarlyRead
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from datetime import datetime
 
+    from ocr_tui.core.early_read import Early
     from ocr_tui.core.view import SessionView
     from ocr_tui.core.workspace import Scope
     from ocr_tui.ui.app import OcrTuiApp
@@ -240,6 +242,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
         return refused
     several = len(args.paths) > 1 or args.scan
     start = Path(args.paths[0]) if args.paths and not several else Path.cwd()
+    early_read = None if several else EarlyRead.start(start, args.stall_after)
     with collector_paused():
         scope: Scope | None = None
         if several:  # each PATH must be a project (one alone may be waited for)
@@ -248,10 +251,18 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
                 return EXIT_NO_PROJECT
             if not scope.several:  # every PATH led to the same project: that one
                 scope, several, start = None, False, scope.projects[0].root
-        try:
-            project: Project | None = None if several else find_project(start)
-        except ProjectNotFound:
-            project = None
+        # Textual and the screens, imported while `early_read` reads on another core.
+        import ocr_tui.ui.app  # noqa: F401
+
+        early = early_read.result() if early_read is not None else None
+        project: Project | None = None
+        if early is not None:
+            project = None if early.root is None else Project(early.project_root)
+        elif not several:
+            try:
+                project = find_project(start)
+            except ProjectNotFound:
+                pass
         settings = args.settings
         app = make_app(
             project,
@@ -260,6 +271,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
             poll=args.poll,
             notify=args.notify,
             stall_after=args.stall_after,
+            early=early,
             prefs=Prefs(
                 theme=args.theme,
                 sort=args.sort,
@@ -301,6 +313,7 @@ def make_app(
     demo: bool = False,
     prefs: Prefs | None = None,
     scope: Scope | None = None,
+    early: Early | None = None,
 ) -> OcrTuiApp:
     """The one way the CLI and the tests build the dashboard: the app, given what it cannot
     import itself (the demo, which plays every format's simulator), and the user's preferences
@@ -319,6 +332,7 @@ def make_app(
         demo_factory=_start_demo,
         prefs=prefs,
         scope=scope,
+        early=early,
     )
 
 

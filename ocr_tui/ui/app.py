@@ -147,7 +147,7 @@ class OcrTuiApp(DemoMode, LiveApp):
         if self._start_demo_on_mount:
             self.action_demo()
         elif self.project is not None:
-            self.start_watching()
+            self.watch_first()
         else:
             self.look_for_project()
 

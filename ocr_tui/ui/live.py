@@ -37,6 +37,7 @@ from textual.reactive import var
 from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
+from ocr_tui.core.early_read import Early
 from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project
 from ocr_tui.core.registry import source_classes
@@ -46,7 +47,7 @@ from ocr_tui.ui import notify as notifier
 from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
-from ocr_tui.ui.live_projects import ProjectFound, ProjectSwitch
+from ocr_tui.ui.live_projects import EarlyStart, ProjectFound, ProjectSwitch, kept
 from ocr_tui.ui.message_board import MessageBoard
 from ocr_tui.ui.messages import (
     HeadersChanged,
@@ -59,7 +60,7 @@ from ocr_tui.ui.notify import BEL, MODES, escapes, notes_for
 from ocr_tui.ui.toasts import ChangeToasts, Event, transitions
 
 
-class LiveApp(ProjectSwitch, MessageBoard):
+class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     """The sessions of one project (or of the demo), kept current by a watcher worker."""
 
     PROJECT_POLL_S = 1.0  # without a project: how often to look for one
@@ -80,6 +81,7 @@ class LiveApp(ProjectSwitch, MessageBoard):
         stall_after: float = 1800,
         clock: Callable[[], datetime] | None = None,
         scope: Scope | None = None,
+        early: Early | None = None,
     ) -> None:
         """Nothing is watched until `start_watching`. `start_path`: where the project was
         looked for; `poll`: poll instead of native file watching; `notify`: on changes,
@@ -87,7 +89,9 @@ class LiveApp(ProjectSwitch, MessageBoard):
         terminal, `ocr_tui.ui.notify`); `bell`: the same as `notify="bell"`;
         `stall_after`: seconds without activity after which a running session is stalled;
         `clock`: a fixed clock (tests, screenshots); `scope`: several projects (`ocr-tui PATH
-        PATH…`, `--scan DIR`), `project` then being where they all are."""
+        PATH…`, `--scan DIR`), `project` then being where they all are; `early`: the
+        project's sessions as read while the app was imported (`core.early_read`), shown
+        by the first frame, until the watcher's own read replaces them."""
         if notify not in MODES:
             raise ValueError(f"notify must be one of {', '.join(MODES)}, not {notify!r}")
         super().__init__()
@@ -121,6 +125,8 @@ class LiveApp(ProjectSwitch, MessageBoard):
         self._notify_tmux = notifier.in_tmux(os.environ)
         self.unread = 0  # start-up: sessions still shown by a stand-in (not read yet)
         self.set_reactive(LiveApp.status, "no-project" if project is None else "loading")
+        if early is not None and project is not None and early.project_root == project.root:
+            self.take_early(early)
         if project is None:
             # The formats and their markers, for the "no project" state: loaded once (and
             # cached) here, before the app runs, not on the UI thread. The CLI's
@@ -212,11 +218,15 @@ class LiveApp(ProjectSwitch, MessageBoard):
         if not self._current(message.project):
             return
         removed = sorted(set(self.sessions) - {v.id for v in message.sessions})
-        self.sessions = {v.id: v for v in message.sessions}
+        views = list(message.sessions)
+        if self._early:  # a stand-in does not replace a session read early (it is read again)
+            self._early, early = False, self.sessions
+            views = [kept(early.get(v.id), v) for v in views]
+        self.sessions = {v.id: v for v in views}
         self._projects_seen = {v.project for v in message.sessions if v.project}
-        self.unread = sum(1 for v in message.sessions if v.source == "loading")
+        self.unread = sum(1 for v in views if v.source == "loading")
         self._set_dir_status(message.sessions_dir)
-        self.sessions_signal.publish((list(message.sessions), removed))
+        self.sessions_signal.publish((views, removed))
 
     @on(SessionsChanged)
     def _changed(self, message: SessionsChanged) -> None:

@@ -1,6 +1,7 @@
 """Which project the live app watches: another one (its sessions replace the ones before), none,
-or, without a project, the first that appears where it was looked for at start. A mixin of
-`LiveApp` (`self` is the app)."""
+or, without a project, the first that appears where it was looked for at start; and the start
+on the sessions read while the app was imported (`EarlyStart`). Mixins of `LiveApp` (`self` is
+the app)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 from textual import work
 from textual.message import Message
 
+from ocr_tui.core.early_read import Early
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
 from ocr_tui.core.view import SessionView
 from ocr_tui.core.workspace import Scope, Workspace
@@ -22,6 +24,36 @@ class ProjectFound(Message):
     def __init__(self, project: Project) -> None:
         super().__init__()
         self.project = project
+
+
+class EarlyStart:
+    """The project's sessions as read while the app was imported (`core.early_read`): shown by
+    the first frame; the watcher starts after it, and its own read replaces them."""
+
+    _early = False  # the sessions shown are `early`'s, until the watcher's first listing
+
+    def take_early(self, early: Early) -> None:
+        self._early = True
+        self.sessions = {v.id: v for v in early.views}
+        self.unread = sum(1 for v in early.views if v.source == "loading")
+        self.set_reactive(type(self).headers, tuple(early.headers))
+        self._seen_sessions_dir = early.has_dir
+        self.set_reactive(type(self).status, "ready")
+
+    def watch_first(self) -> None:
+        """Start watching: after the first frame when its rows are read already."""
+        if self._early:
+            self.call_after_refresh(self.start_watching)
+        else:
+            self.start_watching()
+
+
+def kept(early: SessionView | None, scanned: SessionView) -> SessionView:
+    """The view a first listing's `scanned` leaves on screen: a session read early keeps that
+    view until the watcher's own read of it comes (not its stand-in meanwhile)."""
+    if early is not None and scanned.source == "loading" and early.source != "loading":
+        return early
+    return scanned
 
 
 class ProjectSwitch:

@@ -319,13 +319,13 @@ def test_a_findings_table_the_join_cannot_use_is_a_problem_of_every_session(tree
 
 
 def test_a_failure_of_the_findings_model_costs_the_counts_not_the_view(tree, monkeypatch):
-    import ocr_tui.formats.ocr.source as source
+    import ocr_tui.formats.ocr.tally as tally
 
     def boom(*_a, **_k):
         raise ValueError("a bug \x1b[31m")
 
     tree.session(SID).round(1, reviewers={"p-1": review(finding(1, "X", "High", "x.py:1"))})
-    monkeypatch.setattr(source, "tally_rounds", boom)
+    monkeypatch.setattr(tally, "tally_rounds", boom)  # (imported by derive as it runs)
     v = tree.view(SID)
     assert v.source == "files" and v.rounds[0].reviewers[0].findings == 1
     assert v.rounds[0].findings is None and v.rounds[0].evolution is None  # not known

@@ -23,9 +23,7 @@ from ocr_tui.core.safe_read import read_tail
 from ocr_tui.core.source import Source, Touch
 from ocr_tui.core.textdecode import decode_text
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.analysis import derive as D
 from ocr_tui.formats.analysis import model as A
-from ocr_tui.formats.analysis.documents import Documents
 from ocr_tui.formats.analysis.listing import MAX_ID, PRIMARY, STATE, Listing, read_state, usable_id
 
 ERRORS_LOG = ("logs", "errors.log")
@@ -73,6 +71,9 @@ class AnalysisSource(Source):
         self._expiry.pop(str(path), None)
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        from ocr_tui.formats.analysis import derive as D
+        from ocr_tui.formats.analysis.documents import Documents
+
         # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
         if path in self.listing.notes:  # another session has its session_id

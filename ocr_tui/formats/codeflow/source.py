@@ -19,11 +19,10 @@ from ocr_tui.core.source import Source, Touch
 from ocr_tui.core.textdecode import load_json
 from ocr_tui.core.textsafe import name_key
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.codeflow import derive as D
 from ocr_tui.formats.codeflow import model as C
 
 DOCS = (".claude", ".docs")
-STATE = D.STATE
+STATE = "state.json"  # (derive.STATE; derive is imported where a session is derived)
 MAX_DOCS = 200  # markdown files listed per session
 DOC_DEPTH = 2  # subdirectory levels searched for markdown files
 
@@ -158,6 +157,8 @@ class CodeWorkflowSource(Source):
         self._stallable.discard(str(path))
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        from ocr_tui.formats.codeflow import derive as D
+
         problems: list[str] = []
         self._stallable.discard(str(path))
         try:

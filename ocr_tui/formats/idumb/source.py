@@ -20,6 +20,7 @@ import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ocr_tui.core.lenient import small_int, when
 from ocr_tui.core.safe_read import read_capped
@@ -27,10 +28,10 @@ from ocr_tui.core.source import Source, Touch, is_temp_name
 from ocr_tui.core.textsafe import name_key, unsurrogate
 from ocr_tui.core.timeutil import from_mtime, parse_ts
 from ocr_tui.core.view import Fact, Header, SessionView
-from ocr_tui.formats.idumb import derive as D
 from ocr_tui.formats.idumb import model as M
-from ocr_tui.formats.idumb.derive_brain import brain_facts
-from ocr_tui.formats.idumb.derive_shared import checkpoint_views, delegation_views, metrics_views
+
+if TYPE_CHECKING:
+    from ocr_tui.formats.idumb import derive as D
 
 IDUMB = ".idumb"
 SESSION_DIRS = (("sessions",), ("brain", "sessions"))
@@ -123,6 +124,8 @@ class IdumbSource(Source):
         return self._expiry.get(view.path)
 
     def _shared(self) -> D.Aux:
+        from ocr_tui.formats.idumb import derive as D
+
         if self._aux is None:
             aux = D.Aux()
             for r in EXEC_ROOTS:
@@ -143,6 +146,8 @@ class IdumbSource(Source):
         self._files.forget(path)
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        from ocr_tui.formats.idumb import derive as D
+
         # A reader's bug is caught by the engine (the session stays listed with the error).
         problems: list[str] = []
         facts: list[Fact] = []
@@ -185,6 +190,13 @@ class IdumbSource(Source):
         return meta, path
 
     def header(self, now: datetime) -> Header | None:
+        from ocr_tui.formats.idumb.derive_brain import brain_facts
+        from ocr_tui.formats.idumb.derive_shared import (
+            checkpoint_views,
+            delegation_views,
+            metrics_views,
+        )
+
         if not self.base.is_dir():
             return None
         aux = self._shared()

@@ -8,6 +8,7 @@ import os
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -16,18 +17,14 @@ from ocr_tui.core.source import Source, Touch, is_temp_name
 from ocr_tui.core.textdecode import short
 from ocr_tui.core.textsafe import name_key
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr import file_cache, parse_cache
-from ocr_tui.formats.ocr import fs as ocr_fs
-from ocr_tui.formats.ocr.db import ABSENT, DbSnapshot
-from ocr_tui.formats.ocr.db_findings import read_all_findings
-from ocr_tui.formats.ocr.db_load import load_db
-from ocr_tui.formats.ocr.derive import derive_session
-from ocr_tui.formats.ocr.derive_records import heartbeat_due
-from ocr_tui.formats.ocr.derive_rounds import completed_rounds
-from ocr_tui.formats.ocr.fs import read_session
-from ocr_tui.formats.ocr.model import state_from_json
 from ocr_tui.formats.ocr.phases import MAP_PHASES, REVIEW_PHASES
-from ocr_tui.formats.ocr.tally import tally_rounds
+
+if TYPE_CHECKING:
+    from ocr_tui.formats.ocr.db import DbSnapshot
+
+# The readers (parse cache, files, ocr.db, the derivation) are imported where they are first
+# used: listing the formats (their keys, labels, markers: `core.registry`) imports this module
+# alone, and the dashboard's first frame needs no more (`core.early_read` reads meanwhile).
 
 MAX_FINGERPRINT = 4096  # entries of a session's tree stat'ed for its fingerprint; more: none
 _ENC = msgspec.msgpack.Encoder()
@@ -57,6 +54,9 @@ class OcrSource(Source):
     pool_safe = True
 
     def __init__(self, root: Path, **kwargs) -> None:
+        from ocr_tui.formats.ocr import parse_cache
+        from ocr_tui.formats.ocr.db import ABSENT
+
         super().__init__(root, **kwargs)
         self.project = Project(root)
         self.db: DbSnapshot = ABSENT
@@ -122,12 +122,21 @@ class OcrSource(Source):
 
     def _refresh_db(self) -> bool:
         """Re-read ocr.db if it changed; True when its content may differ."""
+        from ocr_tui.formats.ocr.db_findings import read_all_findings
+        from ocr_tui.formats.ocr.db_load import load_db
+
         new = load_db(self.project.db_path, self.db, findings=read_all_findings)
         changed = new is not self.db
         self.db = new
         return changed
 
     def derive(self, key: str, path: Path, now: datetime) -> SessionView:
+        from ocr_tui.formats.ocr import fs as ocr_fs
+        from ocr_tui.formats.ocr.derive import derive_session
+        from ocr_tui.formats.ocr.derive_rounds import completed_rounds
+        from ocr_tui.formats.ocr.model import state_from_json
+        from ocr_tui.formats.ocr.tally import tally_rounds
+
         if self._scanning:  # a live change reads its few files anew: no load on its path
             self._load_parse_cache()
         problems: list[str] = []
@@ -137,7 +146,7 @@ class OcrSource(Source):
         if self.db.findings_error:
             problems.append(self.db.findings_error)
         with ocr_fs.keep_texts():  # what read_session reads, the findings model reads too
-            files = read_session(path, read_state_json=row is None)
+            files = ocr_fs.read_session(path, read_state_json=row is None)
             try:  # the rows `ocr-tui findings` reads for this session (by its id, as it asks)
                 tally_rounds(files, self.db.findings.get(key), completed_rounds(row))
             except Exception as exc:  # a bug in the findings model: not the session's view
@@ -154,6 +163,8 @@ class OcrSource(Source):
 
     def expires(self, view: SessionView) -> datetime | None:
         """The stall threshold, or sooner, when a running agent's heartbeat turns stale."""
+        from ocr_tui.formats.ocr.derive_records import heartbeat_due
+
         due = [t for t in (super().expires(view), heartbeat_due(view)) if t is not None]
         return min(due, default=None)
 
@@ -197,6 +208,8 @@ class OcrSource(Source):
     def _load_parse_cache(self) -> None:
         """Serve parse results from the persistent cache: loaded once, at the first session
         derived (none is when every view comes from the result cache)."""
+        from ocr_tui.formats.ocr import file_cache, parse_cache
+
         if not self._cache_loaded:
             self._cache_loaded = True
             file_cache.use_persisted(parse_cache.load(self._cache_file))
@@ -208,6 +221,8 @@ class OcrSource(Source):
     def end_scan(self) -> None:
         """Write the persistent cache if anything new was parsed: the entries of the sessions
         listed now (those of sessions gone are dropped, in memory too)."""
+        from ocr_tui.formats.ocr import file_cache, parse_cache
+
         self._scanning = False
         if file_cache.dirty():
             self._load_parse_cache()  # what is not re-parsed is kept (`file_cache.entries`)
@@ -222,10 +237,14 @@ class OcrSource(Source):
 
     def forget(self, key: str, path: Path) -> None:
         """The session is gone (or moved): its files' parse results go too."""
+        from ocr_tui.formats.ocr import file_cache
+
         file_cache.forget(str(path))
 
     def close(self) -> None:
         """The engine is dropped: the parse results of the project's sessions go."""
+        from ocr_tui.formats.ocr import file_cache
+
         file_cache.forget_under(self._sessions_prefix)
 
 

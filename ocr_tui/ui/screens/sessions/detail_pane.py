@@ -49,7 +49,8 @@ class DetailPane(ScrollableContainer, can_focus=False):
             yield Laid(id="dp-info")
             yield Clock(id="dp-clock")
 
-    def on_mount(self) -> None:
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
         self._view: SessionView | None = None
         self._shown: dict[str, tuple] = {}
         self._rounds_of: SessionView | None = None  # the view the rounds text is of

@@ -287,6 +287,8 @@ class MainScreen(ListFeed, ListKeys):
         """A new filter, search or sort: the highlighted session stays highlighted while the
         list shows it; else the first row is (a search's first match, never the match that
         happens to be where the cursor was)."""
+        if self._latest is None:
+            return  # not mounted yet (a reactive read first, before `on_mount`'s refresh)
         before = self.table.highlighted_id
         self.refresh_view(follow=True)
         if before is not None and self.table.highlighted_id != before and self.table.row_count:
