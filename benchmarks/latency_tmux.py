@@ -162,6 +162,7 @@ NAMES = {"state": "state.json replaced", "review": "reviewer file added", "db": 
 
 # ocr-tui against the floor: median <= 1.25x, p95 <= 1.5x, and <= 25 / 60 ms.
 FLOOR_MEDIAN, FLOOR_P95 = 1.25, 1.5
+CPU_FLOOR_MAX = 2.0  # CPU per change: within 2x the floor app's (issue 27)
 MEDIAN_MAX_MS, P95_MAX_MS = 25, 60
 
 
@@ -192,9 +193,10 @@ def main() -> None:
             "1. latency, CPU per change",
             f"CPU per change, {NAMES[kind]}",
             f"{mine:.1f} ms",
-            baseline=f"the floor app: {least:.1f} ms ({mine / least if least else 0:.1f}x)",
-            target=f"<= {UPSTREAM_CPU_MS:g} ms (ocr progress, as measured when the target was set)",
-            ok=mine <= UPSTREAM_CPU_MS,
+            baseline=f"the floor app: {least:.1f} ms ({mine / least if least else 0:.1f}x);"
+            f" ocr progress ~{UPSTREAM_CPU_MS:g} ms (issue 14)",
+            target=f"<= {CPU_FLOOR_MAX:g}x the floor's",
+            ok=least > 0 and mine <= CPU_FLOOR_MAX * least,
         )
 
 

@@ -16,8 +16,10 @@ and the result cache of derived views) per "first" start and the same one again 
   every row, keys are pressed one at a time and timed until the pane shows them: `j`/`k` (the
   cursor row changes, read from the pane's colours) once rows are listed, `f` (the filter bar
   changes) before.
-The targets, at 10,000 sessions: every row complete (first start) <= 0.5x the 106 s it
-took before; a second start <= 0.1x the first (Engine.scan and the app); peak RSS <= 200 MB.
+The targets, at 10,000 sessions (issue 27): every row complete (first start) <= 1.2x
+Engine.scan of the same tree in the same run; Engine.scan <= 3x reading every file once; list
+shown <= 1 s; a second start <= 0.1x the first (Engine.scan and the app); peak RSS <= 200 MB on
+a first start, <= 150 MB on a second.
 Baseline (same run): reading every file of the tree once (os.walk + read), the IO floor of a
 start without cache.
 """
@@ -62,11 +64,15 @@ SCAN = (
 )
 B = "2. start-up"
 CAP_S = float(os.environ.get("BENCH_LOAD_CAP", "120"))  # stop waiting for "every row" after this
-# The targets (at 10,000 sessions): every row read in at most half of the 106 s it took
-# before it, a second start of Engine.scan in at most a tenth of the first, peak RSS 200 MB.
-EVERY_ROW_BEFORE_S = 106.0
+# The targets at 10,000 sessions (issue 27): the app's every row within 1.2x Engine.scan of the
+# same tree (the UI takes views in as fast as they are read), Engine.scan within 3x reading every
+# file once, the list shown within 1 s, a second start (Engine.scan, the app's every row) within
+# a tenth of the first, peak RSS 200 MB on a first start and 150 MB on a second.
+EVERY_ROW_MAX_SCANS = 1.2
+SCAN_MAX_READS = 3.0
 SECOND_MAX_RATIO = 0.1
 RSS_MAX_MB = 200
+RSS_SECOND_MAX_MB = 150
 
 
 def run(cmd: list[str], cache: str) -> tuple[float, float, bytes]:
@@ -225,7 +231,9 @@ def bench_size(n: int) -> None:
             B,
             f"{n:>6}: Engine.scan, first start (process)",
             f"{w1 * 1000:.0f} ms",
-            baseline=f"{base}; {j1['pooled']} sessions in worker processes",
+            baseline=f"{base} ({w1 / read_s:.1f}x); {j1['pooled']} sessions in worker processes",
+            target=f"<= {SCAN_MAX_READS:g}x reading every file once" if big else "",
+            ok=w1 <= SCAN_MAX_READS * read_s,
         )
         figure(
             B,
@@ -282,17 +290,14 @@ def bench_size(n: int) -> None:
             ok=first["list"] <= 1.0,
         )
         figure(B, f"{n:>6}: app in tmux, visible rows complete (first)", ms(first["visible"]))
-        every_max = 0.5 * EVERY_ROW_BEFORE_S
         figure(
             B,
             f"{n:>6}: app in tmux, every row complete (first)",
             ms(first["all"]),
-            baseline=f"app CPU goes quiet; {first['all'] / EVERY_ROW_BEFORE_S:.2f}x the 106 s"
-            " before the speed work"
-            if big
-            else "app CPU goes quiet",
-            target=f"<= {every_max:.0f} s" if big else "",
-            ok=first["all"] <= every_max,
+            baseline=f"app CPU goes quiet; {first['all'] / w1:.2f}x Engine.scan's"
+            f" {w1 * 1000:.0f} ms",
+            target=f"<= {EVERY_ROW_MAX_SCANS:g}x Engine.scan" if big else "",
+            ok=first["all"] <= EVERY_ROW_MAX_SCANS * w1,
         )
         figure(
             B,
@@ -317,8 +322,8 @@ def bench_size(n: int) -> None:
             B,
             f"{n:>6}: app in tmux, peak RSS (second start)",
             f"{second['hwm']:.0f} MB",
-            target=f"<= {RSS_MAX_MB} MB" if big else "",
-            ok=second["hwm"] <= RSS_MAX_MB,
+            target=f"<= {RSS_SECOND_MAX_MB} MB" if big else "",
+            ok=second["hwm"] <= RSS_SECOND_MAX_MB,
         )
         # keys while loading: a first start again (a new, empty cache)
         times = keys_while_loading(root, str(tmp / "keys"), min(first["all"], 30.0))

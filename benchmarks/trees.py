@@ -80,3 +80,8 @@ def make_running(root: Path, sid: str, phase: int = 4) -> None:
         updated_at=iso(now - timedelta(minutes=1)),
         round_started_at=iso(now - timedelta(minutes=5)),
     )
+    # ...and its files too: a session's last activity is its newest file's time (written just
+    # now, its "12s ago" would change every second for the first minute of the measure).
+    minute_ago = (now - timedelta(minutes=1)).timestamp()
+    for path in (root / ".ocr" / "sessions" / sid).rglob("*"):
+        os.utime(path, (minute_ago, minute_ago), follow_symlinks=False)

@@ -20,6 +20,7 @@ from ocr_tui.core.view import LogEvent, SessionView
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import EventsTarget, MapRunTarget, Open, RoundTarget, Target
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
+from ocr_tui.ui.screens.base.resume_tick import ResumeTick
 from ocr_tui.ui.screens.events.cells import COLUMNS, FLEX, event_rows, labels
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
@@ -53,7 +54,7 @@ def empty_text(view: SessionView | None) -> str:
 
 
 @router.route(EventsTarget)
-class EventsScreen(DrilldownScreen):
+class EventsScreen(ResumeTick, DrilldownScreen):
     """`EventsScreen(session_id)`."""
 
     CSS_PATH = [DrilldownScreen.CSS_PATH, RECORDS_CSS]
@@ -87,7 +88,7 @@ class EventsScreen(DrilldownScreen):
             self.set_interval(30.0, self._tick)  # the times: today's clock becomes a date
 
     def _tick(self) -> None:
-        if not self.removed:
+        if not self.removed and self.is_current:  # (hidden: its resume renders it)
             self.render_view(self.view, first=False)
 
     def render_view(self, view: SessionView | None, *, first: bool) -> None:

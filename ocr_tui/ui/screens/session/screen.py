@@ -41,6 +41,7 @@ from ocr_tui.ui.navigation import (
 )
 from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
 from ocr_tui.ui.screens.base.nothing_to_open import events_reason
+from ocr_tui.ui.screens.base.resume_tick import ResumeTick
 from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
 from ocr_tui.ui.screens.session.actions import KEYS, SessionActions, no_round
 from ocr_tui.ui.screens.session.cells import WIDE_AT, meta_content, wrap_phrases
@@ -61,7 +62,7 @@ from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 
 @router.route(SessionTarget)
-class SessionScreen(SessionActions, DrilldownScreen):
+class SessionScreen(ResumeTick, SessionActions, DrilldownScreen):
     """`SessionScreen(session_id)`."""
 
     BINDINGS = KEYS
@@ -239,9 +240,10 @@ class SessionScreen(SessionActions, DrilldownScreen):
         self.query_one(ProblemsPane).show(view, now)
 
     def _tick(self) -> None:
-        """Every second: the elapsed time, the current phase's, and the relative times."""
+        """Every second: the elapsed time, the current phase's, and the relative times (not
+        while another screen is on top: its resume looks at once)."""
         view = self.view
-        if view is None or self.removed:
+        if view is None or self.removed or not self.is_current:
             return
         now = self.now()
         self._render_meta(view, now)

@@ -1,7 +1,7 @@
 """The detail pane under the session list: the highlighted session's phase timeline, rounds
 (or another format's details) and facts, three boxes side by side (their text:
 `ocr_tui.ui.screens.sessions.detail_cells`). Each part is re-rendered only when its content
-changed: the 1 s tick repaints the clock, the rest at most once a minute.
+changed; the screen looks at them again when one of their texts changes (`next_tick`).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from ocr_tui.core.registry import is_host
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
+from ocr_tui.core.ticks import next_change, view_origins
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.sessions.clock import Clock
@@ -29,7 +30,7 @@ from ocr_tui.ui.screens.sessions.detail_cells import (
     zone_title,
 )
 from ocr_tui.ui.widgets.laid import Laid
-from ocr_tui.ui.widgets.static_update import LazyStatic, set_border_title, shown, update_static
+from ocr_tui.ui.widgets.static_update import LazyStatic, set_border_title, update_static
 
 
 class DetailPane(ScrollableContainer, can_focus=False):
@@ -55,7 +56,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._shown: dict[str, tuple] = {}
         self._rounds_of: SessionView | None = None  # the view the rounds text is of
         self._same = False  # the view shown is the same session's as before
-        self._minute: datetime | None = None  # the minute the facts were last built in
+        self._due: tuple[SessionView, datetime] | None = None  # (`next_tick`: of which view)
 
     @property
     def session_id(self) -> str | None:
@@ -93,18 +94,37 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._refresh_parts(view, now)
 
     def tick(self, now: datetime) -> None:
-        """The clock every second, the timeline (its current phase's time) while it is shown;
-        the session's facts, whose times count minutes (a stall's length, a date turning
-        over), when the minute turns. Each part is repainted only when its text changed."""
+        """Time passed: each part whose text changed is repainted (`next_tick` says when)."""
         if self._view is not None:
-            self._refresh_parts(self._view, now, tick=True)
+            self._refresh_parts(self._view, now)
 
-    def _refresh_parts(self, view: SessionView, now: datetime, *, tick: bool = False) -> None:
-        minute = now.replace(second=0, microsecond=0)
-        by_minute = not tick or minute != self._minute
-        self._minute = minute
-        if not tick or self._part_shown("dp-timeline"):
-            self._set("dp-timeline", timeline_content(view, now))
+    def next_tick(self, now: datetime) -> datetime | None:
+        """When a text of the pane changes next (None: no session shown)."""
+        view = self._view
+        if view is None:
+            return None
+        if self._due is not None and self._due[0] is view and self._due[1] > now:
+            return self._due[1]
+        stall, width = self.stall_limit, self._clock_width()
+        host = is_host(view.framework)
+
+        def texts(t: datetime) -> tuple[str, ...]:
+            return (
+                timeline_content(view, t).plain,
+                "" if host else details_content(view, t).plain,
+                info_content(view, t, stall).plain,
+                clock_content(view, t, width).plain,
+            )
+
+        due = next_change(texts, view_origins(view), now)
+        self._due = (view, due)
+        return due
+
+    def _clock_width(self) -> int:
+        return self.query_one("#dp-clock").content_size.width or 36
+
+    def _refresh_parts(self, view: SessionView, now: datetime) -> None:
+        self._set("dp-timeline", timeline_content(view, now))
         if is_host(view.framework):
             if self._rounds_of is not view:  # rounds do not change with time: once a view
                 self._rounds_of = view
@@ -116,16 +136,11 @@ class DetailPane(ScrollableContainer, can_focus=False):
             probe = details_content(view, now)  # what the text is, at any width
             key = ("details", probe.plain, *probe.spans)
             self._set_laid("dp-rounds-text", lambda width: details_content(view, now, width), key)
-        if by_minute or view.stalled:  # a stall's length moves with the Activity line
-            stall = self.stall_limit
-            probe = info_content(view, now, stall)
-            key = ("info", probe.plain, *probe.spans)
-            self._set_laid("dp-info", lambda width: info_content(view, now, stall, width), key)
-        width = self.query_one("#dp-clock").content_size.width
-        self._set("dp-clock", clock_content(view, now, width or 36))
-
-    def _part_shown(self, part: str) -> bool:
-        return shown(self.query_one(f"#{part}"))
+        stall = self.stall_limit
+        probe = info_content(view, now, stall)
+        key = ("info", probe.plain, *probe.spans)
+        self._set_laid("dp-info", lambda width: info_content(view, now, stall, width), key)
+        self._set("dp-clock", clock_content(view, now, self._clock_width()))
 
     def _set_laid(self, part: str, build: Callable[[int], Content], key: tuple) -> None:
         if self._shown.get(part) != key:

@@ -1,11 +1,14 @@
-"""The session list's clock: the elapsed and last-activity cells refreshed as time passes, every
-second for the rows whose texts can change within the minute, once a minute for the others. A
+"""The session list's clock: the elapsed and last-activity cells refreshed as time passes. A
+row whose texts can change within the minute (running, or active in the last hour) is looked
+at when its texts change next (`core.ticks.next_change`: a second while one shows seconds, a
+minute while they count minutes), the others once a minute (theirs change by the hour). A
 mixin of `SessionRows` (`self` is the table)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from ocr_tui.core.ticks import MAX_WAIT, next_change, view_origins
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 from ocr_tui.ui.screens.sessions.cells import clock_cells
@@ -15,24 +18,37 @@ class RowClock:
     """The rows' clock cells, kept up with time."""
 
     def tick(self, now: datetime) -> None:
-        """Time passed: refresh the elapsed and last-activity cells (only those that changed).
-        Every second for running sessions and those active in the last hour (their texts can
-        change by the minute); the others once a minute (theirs change by the hour)."""
-        full = self._last_full_tick is None or (now - self._last_full_tick).total_seconds() >= 60
+        """Time passed: refresh the clock cells that changed. Those of the rows due by now;
+        once a minute, every row's."""
+        full = self._last_full_tick is None or now - self._last_full_tick >= MAX_WAIT
         if full:
             self._last_full_tick = now
-            self._ticking = {sid for sid, view in self._views.items() if _ticks(view, now)}
-        for sid in list(self._views) if full else list(self._ticking):
+            self._due = {}
+            for view in self._views.values():
+                self._tick_with(view, now)
+        due = list(self._views) if full else [s for s, at in self._due.items() if at <= now]
+        for sid in due:
             view = self._views.get(sid)
             if view is not None:
                 self._put(sid, clock_cells(view, now))
+                if not full and sid in self._due:
+                    self._due[sid] = _next(view, now)
+
+    def next_tick(self) -> datetime | None:
+        """When a clock cell may change next: a row's due time, or the minute's look at every
+        row (None: neither is known yet; the screen looks within a minute)."""
+        dues = list(self._due.values())
+        if self._last_full_tick is not None:
+            dues.append(self._last_full_tick + MAX_WAIT)
+        return min(dues, default=None)
 
     def _tick_with(self, view: SessionView, now: datetime) -> None:
-        """Keep `_ticking` (the rows `tick` updates every second) up to date."""
+        """Keep `_due` (when the rows whose texts change within the minute change next) up to
+        date as the row's view changes."""
         if _ticks(view, now):
-            self._ticking.add(view.id)
+            self._due[view.id] = _next(view, now)
         else:
-            self._ticking.discard(view.id)
+            self._due.pop(view.id, None)
 
 
 def _ticks(view: SessionView, now: datetime) -> bool:
@@ -42,3 +58,8 @@ def _ticks(view: SessionView, now: datetime) -> bool:
         return True
     at = fmt.ts(view.last_activity)
     return at is not None and (now - at).total_seconds() < 3600
+
+
+def _next(view: SessionView, now: datetime) -> datetime:
+    """When the row's clock cells change next (at most a minute ahead)."""
+    return next_change(lambda t: clock_cells(view, t), view_origins(view), now)

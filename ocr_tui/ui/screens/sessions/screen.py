@@ -36,6 +36,7 @@ from ocr_tui.ui.screens.sessions.keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.screens.sessions.layout import SORT_COLUMN
 from ocr_tui.ui.screens.sessions.model import ListModel
 from ocr_tui.ui.screens.sessions.row_order import RowOrder
+from ocr_tui.ui.screens.sessions.screen_clock import ScreenClock
 from ocr_tui.ui.screens.sessions.session_table import SessionTable
 from ocr_tui.ui.screens.sessions.summary_bar import SummaryBar
 from ocr_tui.ui.widgets.key_footer import KeyFooter
@@ -65,7 +66,7 @@ class ListBody(Vertical):
 MIN_LIST_ROWS = 4  # the header and three sessions, however short the screen
 
 
-class MainScreen(ListFeed, ListKeys):
+class MainScreen(ScreenClock, ListFeed, ListKeys):
     PALETTE_KEYS = False  # its actions are in the palette as SessionCommands' MAIN_ACTIONS
     AUTO_FOCUS = "SessionTable"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (110, "-medium"), (140, "-wide")]
@@ -129,8 +130,6 @@ class MainScreen(ListFeed, ListKeys):
         self._latest = subscribe_latest(self.app.sessions_signal, self, self._on_sessions)
         self.watch(self.app, "status", self._on_status, init=False)
         self.watch(self.app, "headers", self._on_headers, init=False)
-        if self.app.clock is None:
-            self.set_interval(1.0, self._tick, name="tick")
         self.refresh_view()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -169,16 +168,6 @@ class MainScreen(ListFeed, ListKeys):
 
     LOADING_REFRESH_S = 0.25
     _full = True  # the table must be synced whole (the query changed)
-
-    def _tick(self) -> None:
-        if not self.is_current:
-            return
-        now = self.app.now()
-        self.table.tick(now)
-        self._part(DetailPane).tick(now)
-
-    def on_screen_resume(self) -> None:
-        self._tick()
 
     @property
     def list_query(self) -> ListQuery:
@@ -237,6 +226,7 @@ class MainScreen(ListFeed, ListKeys):
         elif self.focused is None:
             self.set_focus(self.table)
         self._show_detail()
+        self.arm_tick_later()
 
     def _sync_table(self, query: ListQuery, follow: bool) -> None:
         """The table shows the model's sessions: what changed alone when it can, else all
@@ -274,6 +264,7 @@ class MainScreen(ListFeed, ListKeys):
         if has_round != self._has_round:  # `F` follows the highlighted session
             self._has_round = has_round
             self.refresh_bindings()
+        self.arm_tick_later()
 
     @on(SessionTable.RowHighlighted)
     def _highlighted(self) -> None:

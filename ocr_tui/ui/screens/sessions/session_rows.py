@@ -39,7 +39,7 @@ class SessionRows(RowClock, PlannedTable):
         self._wanted_rows: RowOrder | None = None  # (and its `rows`)
         self._backlog_due = False
         self._last_full_tick: datetime | None = None
-        self._ticking: set[str] = set()  # rows whose clock cells can change within a minute
+        self._due: dict[str, datetime] = {}  # when the rows ticking within the minute change next
         self._resort = True
         self._follow = False  # a sync the user asked for is under way (`sync`'s `follow`)
         self._ids = IdFit()  # shared by the id cells: every row shortened alike
@@ -103,7 +103,7 @@ class SessionRows(RowClock, PlannedTable):
         removed = [s for s in self._views if s not in wanted]
         for sid in removed:
             del self._views[sid], self._cells[sid]
-            self._ticking.discard(sid)
+            self._due.pop(sid, None)
             self._painter.forget(sid)
         # (a row that goes takes no room back: the columns hold still until a resize)
         wider = False
@@ -173,7 +173,7 @@ class SessionRows(RowClock, PlannedTable):
         gone = [sid for sid in hidden if sid in self._views]
         for sid in gone:
             del self._views[sid], self._cells[sid]
-            self._ticking.discard(sid)
+            self._due.pop(sid, None)
             self._painter.forget(sid)
             placed = rows.discard(sid) or placed
         added = False
