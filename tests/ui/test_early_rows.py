@@ -51,13 +51,14 @@ def phase_of_view(early: Early, sid: str) -> int | None:
     return next(v.phase_number for v in early.views if v.id == sid)
 
 
-async def test_a_stand_in_never_replaces_a_session_read_early(project) -> None:
+async def test_a_stand_in_never_replaces_a_session_read_early(project, monkeypatch) -> None:
     early = early_of(project)
     app = make_app(project, clock=fixed_clock, early=early)
+    monkeypatch.setattr(app, "start_watching", lambda: None)  # (the listing below is its)
     async with app.run_test(size=SIZE) as pilot:
         await wait_until(pilot, lambda: app.main_screen.table.row_count, what="the rows")
-        # (as if the watcher's listing came now: its stand-ins for every session)
-        app._early = True
+        # as the watcher's first listing comes: its stand-ins for every session
+        assert app._early
         stand_ins = [_stand_in(v) for v in early.views]
         app.post_message(SessionsScanned(project, stand_ins, True))
         await pilot.pause()

@@ -83,6 +83,15 @@ class IdText(Text):
 
     fit: IdFit | None = None
 
+    def plain_form(self, width: int) -> Text | None:
+        """The plain Text this cell draws in `width` cells (`row_painter.plain_cell`)."""
+        fit = self.fit
+        if not display.drops_prefix(fit.widest if fit else self.cell_len, width):
+            return self
+        style = self.spans[0].style if self.spans else self.style
+        text = elide_id(self.plain, width, drop=True, keep=fit.keep if fit else ())
+        return Text(text, style=style, no_wrap=True, end="")
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
         fit = self.fit
@@ -111,6 +120,11 @@ class PhaseText(Text):
     bar: int = 0  # cells of the bar and its padding, at the start
     bars: Bars = Bars()
 
+    def plain_form(self, width: int) -> Text | None:
+        if self.bar and (not self.bars.shown or self.cell_len > width):
+            return self[self.bar :]
+        return self
+
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.bar and (not self.bars.shown or self.cell_len > options.max_width):
             yield from self[self.bar :].__rich_console__(console, options)
@@ -121,6 +135,9 @@ class PhaseText(Text):
 class VerdictText(Text):
     """The verdict cell: in a column planned at the verdicts' short form, the short form
     (`REQUEST CHANGES` → `CHANGES`, `columns.short_verdict`), in its colour."""
+
+    def plain_form(self, width: int) -> Text | None:
+        return self if self.cell_len <= width else None  # (the short form: Rich's way)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.cell_len > options.max_width:
