@@ -73,8 +73,11 @@ def _next_midnight(now: datetime) -> datetime:
 
 def view_origins(view: SessionView) -> list[datetime | None]:
     """The instants a session's times on screen are counted from: its start, its round's (or
-    map run's), its last activity and update, its phases' and rounds' starts and ends."""
+    map run's), its last activity and update, its phases' and rounds' starts and ends, its
+    agents' starts and heartbeats."""
     stamps = [view.started_at, view.elapsed.since, view.last_activity, view.updated_at]
+    for agent in view.agents:
+        stamps += (agent.started_at, agent.heartbeat_at)
     for step in view.timeline:
         stamps += (step.at, step.ended)
     for run in (*view.rounds, *view.map_runs):

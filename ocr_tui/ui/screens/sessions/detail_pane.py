@@ -56,7 +56,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         self._shown: dict[str, tuple] = {}
         self._rounds_of: SessionView | None = None  # the view the rounds text is of
         self._same = False  # the view shown is the same session's as before
-        self._due: tuple[SessionView, datetime] | None = None  # (`next_tick`: of which view)
+        self._due: tuple[tuple, datetime] | None = None  # (`next_tick`: for what times)
 
     @property
     def session_id(self) -> str | None:
@@ -103,8 +103,9 @@ class DetailPane(ScrollableContainer, can_focus=False):
         view = self._view
         if view is None:
             return None
-        if self._due is not None and self._due[0] is view and self._due[1] > now:
-            return self._due[1]
+        clocked = _clocked(view)  # what the pane's times depend on
+        if self._due is not None and self._due[0] == clocked and self._due[1] > now:
+            return self._due[1]  # (the view changed, not its times)
         stall, width = self.stall_limit, self._clock_width()
         host = is_host(view.framework)
 
@@ -117,7 +118,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
             )
 
         due = next_change(texts, view_origins(view), now)
-        self._due = (view, due)
+        self._due = (clocked, due)
         return due
 
     def _clock_width(self) -> int:
@@ -156,3 +157,19 @@ class DetailPane(ScrollableContainer, can_focus=False):
                 update_static(widget, content, keep_height=self._same)
             else:
                 widget.update(content)
+
+
+def _clocked(view: SessionView) -> tuple:
+    """What the times the pane shows are a function of (with the clock): the session's
+    instants and whether it runs, stalls, waits; its phases' and agents' states."""
+    return (
+        view.id,
+        tuple(view_origins(view)),
+        view.elapsed,
+        view.running,
+        view.stalled,
+        view.waiting,
+        view.status,
+        tuple(step.state for step in view.timeline),
+        tuple(agent.stale for agent in view.agents),
+    )

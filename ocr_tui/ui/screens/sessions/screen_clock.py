@@ -13,6 +13,7 @@ from ocr_tui.core.ticks import MAX_WAIT
 from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 
 TIMER_SLACK_S = 0.002  # a timer fires a little after its time, never before it
+ARM_AFTER_S = 0.05  # after a change, when the next tick is worked out
 
 
 class ScreenClock:
@@ -54,11 +55,12 @@ class ScreenClock:
     _arm_due = False
 
     def arm_tick_later(self) -> None:
-        """The data or the highlight changed: the timer is set again once the frame showing
-        it is drawn (what comes due is worked out off the change's way to the screen)."""
+        """The data or the highlight changed: the timer is set again a moment later, once the
+        frame showing the change is written (what comes due is worked out off the change's
+        way to the screen: right after the frame, it held up the thread that writes it)."""
         if not self._arm_due:
             self._arm_due = True
-            self.call_after_refresh(self._arm_after_refresh)
+            self.set_timer(ARM_AFTER_S, self._arm_after_refresh)
 
     def _arm_after_refresh(self) -> None:
         self._arm_due = False
