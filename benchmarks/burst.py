@@ -113,6 +113,15 @@ def main() -> None:
             sort_ms, cursor_ms, timeouts = press_keys(pane, t_end)
             stop.set()
             player.join()
+            # The list as the comparison reads it: the default sort (sorted by start time, a
+            # Started column takes the room of the reviewers' count, which `ROW` then misses).
+            for _ in range(len(SORTS)):
+                m = SORT.search(pane.capture())
+                if m is None or m.group(1) == SORTS[0]:
+                    break
+                was = m.group(0)
+                pane.keys("s")  # (the next sort: its name replaces this one)
+                pane.wait(lambda s, was=was: was not in s, 2.0, interval=0.005)
             # quiet: the screen stops changing (the clocks tick once a second: ignore them)
             snap = json.loads(
                 subprocess.run(

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from benchmarks.common import figure, report, summary
-from ocr_tui.core import workspace
+from ocr_tui.core import workspace_projects
 from ocr_tui.core.discover import DEFAULT_DEPTH, find_projects
 from ocr_tui.core.engine import Engine
 from ocr_tui.core.project import Project
@@ -93,7 +93,8 @@ def main() -> None:
             bench=B,
         )
         walk = summary(walk_ms)["median"] / 1000
-        share = walk / (walk + max(workspace.DISCOVER_EVERY_S, workspace.LOOK_SHARE * walk))
+        every, share_of = workspace_projects.DISCOVER_EVERY_S, workspace_projects.LOOK_SHARE
+        share = walk / (walk + max(every, share_of * walk))
         figure(
             B,
             "--scan: the walks' share of one core",

@@ -281,6 +281,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
                 problems=tuple(settings.problems),
             ),
         )
+    del early  # (its views are the app's now: not kept a second time while it runs)
     app.run()
     return app.return_code or 0
 
