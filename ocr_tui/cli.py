@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from datetime import datetime
 
     from ocr_tui.core.early_read import Early
+    from ocr_tui.core.scope import Scope
     from ocr_tui.core.view import SessionView
-    from ocr_tui.core.workspace import Scope
     from ocr_tui.ui.app import OcrTuiApp
 
 EXIT_NO_PROJECT = 2
@@ -48,7 +48,7 @@ def _scope(args: argparse.Namespace) -> Scope | None:
     """What a command shows: each PATH's project (here's when none is given and no --scan),
     and with `--scan DIR` every project under DIR. None (said on stderr) when a PATH has no
     project."""
-    from ocr_tui.core.workspace import Scope
+    from ocr_tui.core.scope import Scope
 
     projects: list[Project] = []
     if args.paths or not args.scan:

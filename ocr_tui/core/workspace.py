@@ -9,8 +9,8 @@ stay unique across projects. With `--scan DIR`, the directory is walked again ev
 appears is read and watched, one whose store is gone leaves the list. Projects named on the command
 line stay.
 
-`Scope` says what to show; `make_engine` builds an `Engine` for one project (so its ids and
-output are those of one project, unchanged) and a `Workspace` for more.
+`Scope` (`core.scope`) says what to show; `make_engine` builds an `Engine` for one project (so
+its ids and output are those of one project, unchanged) and a `Workspace` for more.
 """
 
 from __future__ import annotations
@@ -19,48 +19,18 @@ import os
 import time
 from collections import ChainMap
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from ocr_tui.core import pool
-from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.engine import Engine, snapshot_of, utcnow
+from ocr_tui.core.order import newest_first
 from ocr_tui.core.project import Project
 from ocr_tui.core.refresh import Diff
-from ocr_tui.core.sessions import newest_first
+from ocr_tui.core.scope import Scope
 from ocr_tui.core.source import DEFAULT_STALL_AFTER
 from ocr_tui.core.view import Header, SessionView, Snapshot
 from ocr_tui.core.workspace_projects import WorkspaceProjects
-
-
-@dataclass(frozen=True)
-class Scope:
-    """What to show: `projects` (found from the paths given), and with `scan` every project
-    found under that directory, `depth` levels down at most."""
-
-    projects: tuple[Project, ...] = ()
-    scan: Path | None = None
-    depth: int = DEFAULT_DEPTH
-
-    @property
-    def several(self) -> bool:
-        """More than one project, or as many as a scan finds: the workspace's ways (names,
-        a project column); else one project's, unchanged."""
-        return self.scan is not None or len(self.projects) > 1
-
-    @property
-    def root(self) -> Path:
-        """The directory that holds them all (the scanned one)."""
-        if self.scan is not None:
-            return self.scan
-        roots = [str(p.root) for p in self.projects]
-        if not roots:
-            return Path.cwd()
-        try:
-            return Path(os.path.commonpath(roots))
-        except ValueError:  # different drives
-            return self.projects[0].root
 
 
 def make_engine(

@@ -32,7 +32,7 @@ from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.prefs import Prefs
 from ocr_tui.core.project import Project
-from ocr_tui.core.workspace import Scope
+from ocr_tui.core.scope import Scope
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.app_demo import DemoMode

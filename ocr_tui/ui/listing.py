@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from ocr_tui.core import display
+from ocr_tui.core.order import activity_key, descending
 from ocr_tui.core.registry import is_host
-from ocr_tui.core.sessions import activity_key, descending
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
 

@@ -28,8 +28,9 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ScreenStackError
@@ -38,11 +39,10 @@ from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
 from ocr_tui.core.early_read import Early
-from ocr_tui.core.engine import Engine, utcnow
 from ocr_tui.core.project import Project
 from ocr_tui.core.registry import source_classes
+from ocr_tui.core.scope import Scope
 from ocr_tui.core.view import Header, SessionView
-from ocr_tui.core.workspace import Scope, Workspace, make_engine
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.contract import ShowsSession
@@ -58,6 +58,10 @@ from ocr_tui.ui.messages import (
 )
 from ocr_tui.ui.notify import BEL, MODES, escapes, notes_for
 from ocr_tui.ui.toasts import ChangeToasts, Event, transitions
+
+if TYPE_CHECKING:  # (the engine is imported when the watcher starts: after the first frame)
+    from ocr_tui.core.engine import Engine
+    from ocr_tui.core.workspace import Workspace
 
 
 class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
@@ -134,7 +138,7 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
             source_classes()
 
     def now(self) -> datetime:
-        return self.clock() if self.clock is not None else utcnow()
+        return self.clock() if self.clock is not None else datetime.now(UTC)
 
     def viewed_session(self) -> str | None:
         """The session the screen on top shows as it changes (`ShowsSession`), if any."""
@@ -164,6 +168,8 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
         self._stop = asyncio.Event()
         if self.engine is not None:
             self.engine.close()  # its first scan's worker processes, if any
+        from ocr_tui.core.workspace import make_engine
+
         scope = self.scope or Scope((self.project,))
         self.engine = make_engine(scope, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
@@ -172,6 +178,7 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     async def _watch(self, engine: Engine | Workspace, stop: asyncio.Event) -> None:
         from ocr_tui.core.watch import Changed, PollingFallback, Scanned, watch_project
         from ocr_tui.core.watch import ProjectMissing as Missing
+        from ocr_tui.core.workspace import Workspace
 
         project = engine.project
         headers: tuple[Header, ...] = ()
@@ -254,9 +261,8 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
         self._notify_changes(events)
 
     def toast_wanted(self, session_id: str) -> bool:
-        """Does a change of this session raise a toast? (All do here; the dashboard leaves
-        out those of projects its list does not show.) The bell and desktop notifications
-        are for every session: they reach a user who is not looking."""
+        """Does a change of this session raise a toast? (All do here; the dashboard leaves out
+        a project's its list hides. The bell and desktop notes are for every session.)"""
         return True
 
     def _notify_changes(self, events: list[Event]) -> None:

@@ -13,8 +13,8 @@ from textual.message import Message
 
 from ocr_tui.core.early_read import Early
 from ocr_tui.core.project import Project, ProjectNotFound, find_project
+from ocr_tui.core.scope import Scope
 from ocr_tui.core.view import SessionView
-from ocr_tui.core.workspace import Scope, Workspace
 from ocr_tui.ui.fmt import safe
 
 
@@ -122,7 +122,11 @@ class ProjectSwitch:
     def project_of(self, session_id: str | None) -> Project | None:
         """The project session `session_id` belongs to (with one project: it)."""
         engine = self.engine
-        if isinstance(engine, Workspace) and session_id is not None:
+        if engine is None or session_id is None:
+            return self.project
+        from ocr_tui.core.workspace import Workspace  # (loaded with the engine)
+
+        if isinstance(engine, Workspace):
             view = self.sessions.get(session_id)
             if view is not None and view.project:
                 return engine.project_named(view.project)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ocr_tui.core.lenient import blank_view
-from ocr_tui.core.sessions import activity_key, newest_first
+from ocr_tui.core.order import activity_key, newest_first
 from ocr_tui.core.view import SessionView
 
 stamps = st.one_of(

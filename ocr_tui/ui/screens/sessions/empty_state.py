@@ -6,7 +6,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from ocr_tui.core.registry import source_classes
-from ocr_tui.core.workspace import Scope
+from ocr_tui.core.scope import Scope
 from ocr_tui.ui import fmt
 from ocr_tui.ui.contract import Dashboard
 from ocr_tui.ui.listing import ListQuery
