@@ -124,10 +124,15 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
     # SIGTERM ends the stream from a callback of the loop: raised by a handler wherever the
     # main thread happens to be, it could land in a task that catches everything (a watcher's
     # pump closing its inotify fd on a re-arm) and be lost, and the watch never ended.
-    term = False
+    # Ctrl-C the same way: a KeyboardInterrupt raised where the main thread was could be lost
+    # alike (the watch went on streaming: one CI run of the suite hung on it).
+    term = intr = False
     with suppress(NotImplementedError, RuntimeError, ValueError):
         loop.add_signal_handler(signal.SIGTERM, fail, Terminated())
         term = True
+    with suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGINT, fail, KeyboardInterrupt())
+        intr = True
     fd = pipe_fd(sys.stdout)
     if fd is not None:
 
@@ -146,6 +151,8 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
         if term:
             loop.remove_signal_handler(signal.SIGTERM)  # (leaves SIG_DFL: `terminate` again)
             signal.signal(signal.SIGTERM, terminate)
+        if intr:
+            loop.remove_signal_handler(signal.SIGINT)  # (Python's own again: KeyboardInterrupt)
         if fd is not None:
             loop.remove_reader(fd)
         if not failed.done():
