@@ -124,15 +124,17 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
     # SIGTERM ends the stream from a callback of the loop: raised by a handler wherever the
     # main thread happens to be, it could land in a task that catches everything (a watcher's
     # pump closing its inotify fd on a re-arm) and be lost, and the watch never ended.
-    # Ctrl-C the same way: a KeyboardInterrupt raised where the main thread was could be lost
-    # alike (the watch went on streaming: one CI run of the suite hung on it).
+    # Ctrl-C the same way (a KeyboardInterrupt raised where the main thread was could be lost
+    # alike), unless it was ignored when we started: a job started in the background by a
+    # script ignores it, as every program does.
     term = intr = False
     with suppress(NotImplementedError, RuntimeError, ValueError):
         loop.add_signal_handler(signal.SIGTERM, fail, Terminated())
         term = True
-    with suppress(NotImplementedError, RuntimeError, ValueError):
-        loop.add_signal_handler(signal.SIGINT, fail, KeyboardInterrupt())
-        intr = True
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        with suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGINT, fail, KeyboardInterrupt())
+            intr = True
     fd = pipe_fd(sys.stdout)
     if fd is not None:
 

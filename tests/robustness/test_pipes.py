@@ -31,6 +31,17 @@ needs_dev_full = pytest.mark.skipif(
 needs_head = pytest.mark.skipif(shutil.which("head") is None, reason="no `head` command")
 
 
+# Run through this first, ocr-tui takes Ctrl-C as a terminal's foreground job does, however this
+# test was started (a background job of a script ignores SIGINT, and so do its children: a
+# `make test &` then hung here, its ocr-tui rightly ignoring the signal).
+CTRL_C_DEFAULT = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    "os.execv(sys.argv[1], sys.argv[1:])",
+]
+
+
 def ocr_tui() -> list[str]:
     """The installed console script next to this interpreter, else `python -m ocr_tui`."""
     script = shutil.which("ocr-tui", path=str(Path(sys.executable).parent))
@@ -287,7 +298,7 @@ def test_watch_interrupted_is_quiet(sig: int, expected: int, small: Path) -> Non
     """Ctrl-C: 128 + SIGINT, as shells report it; SIGTERM, a requested stop: 0, as before."""
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
-            [*ocr_tui(), "watch", "--jsonl", str(small)],
+            [*CTRL_C_DEFAULT, *ocr_tui(), "watch", "--jsonl", str(small)],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=err,
