@@ -79,9 +79,10 @@ class EarlyRead:
 
     def result(self, wait_s: float = WAIT_S) -> Early | None:
         """The child's read, or None (it failed, sent nothing readable, or took longer than
-        `wait_s`). Reaps the child either way."""
+        `wait_s`: then it is ended). Reaps the child either way."""
         chunks: list[bytes] = []
         deadline = time.monotonic() + wait_s
+        done = False
         try:
             while True:
                 left = deadline - time.monotonic()
@@ -89,24 +90,25 @@ class EarlyRead:
                     return None  # too slow: the app reads for itself
                 chunk = os.read(self.fd, 1 << 20)
                 if not chunk:
+                    done = True  # (the child closed the pipe: it is ending)
                     break
                 chunks.append(chunk)
         except OSError:
             return None
         finally:
             os.close(self.fd)
-            self._reap()
+            self._reap(ended=done)
         try:
             return msgspec.msgpack.decode(b"".join(chunks), type=Early)
         except (msgspec.DecodeError, msgspec.ValidationError):
             return None
 
-    def _reap(self) -> None:
+    def _reap(self, *, ended: bool) -> None:
+        """Wait for the child: it is ending (`ended`), or is ended now."""
         try:
-            done, _ = os.waitpid(self.pid, os.WNOHANG)
-            if not done:  # still running (too slow): end it
+            if not ended:
                 os.kill(self.pid, 9)
-                os.waitpid(self.pid, 0)
+            os.waitpid(self.pid, 0)
         except OSError:
             pass
 
