@@ -5,7 +5,7 @@ last activity) and shown in whole seconds, minutes, hours or days (`core.timeuti
 `12m`, `1h 05m`, `3d 4h`, `12m ago`), or as a clock whose date shows once a day has turned. So
 such a text can only change when a whole number of one of those units has passed since one
 of its instants, or at local midnight: `next_change` returns the first of those instants at
-which the text differs (by halving: a text, once changed, does not come back). Exact for every
+which the text differs (by galloping and halving: a text, once changed, does not come back). Exact for every
 formatter that floors to those units; one that did not would be caught up by the cap
 (`MAX_WAIT`).
 """
@@ -51,11 +51,21 @@ def next_change(
                 candidates.add(at)
     times = sorted(c for c in candidates if now < c < end)
     # Time only moves on: once the text has changed, it is not back to what it was. So the
-    # first instant it differs is found by halving (a handful of looks, not one per instant).
-    lo, hi = 0, len(times)  # times[:lo] say `shown`; times[hi:] (if any) do not
-    if not times or text_at(times[-1]) == shown:
+    # first instant it differs is found by galloping then halving (a handful of looks, not
+    # one per instant): the first instant first (a time in seconds changes at the next one),
+    # then the last (a screen at rest: nothing changes before the horizon).
+    if not times or text_at(times[0]) != shown:
+        return times[0] if times else end
+    last = len(times) - 1
+    if text_at(times[last]) == shown:
         return end
-    hi = len(times) - 1
+    same, step = 0, 1  # times[same] says `shown`; times[last] does not
+    while True:
+        probe = min(same + step, last)
+        if probe == last or text_at(times[probe]) != shown:
+            break
+        same, step = probe, step * 2
+    lo, hi = same + 1, probe  # times[:lo] say `shown`; times[hi] does not
     while lo < hi:
         mid = (lo + hi) // 2
         if text_at(times[mid]) != shown:

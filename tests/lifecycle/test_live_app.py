@@ -18,7 +18,7 @@ from ocr_tui.cli import make_app
 from ocr_tui.core.engine import Engine, encode_json
 from ocr_tui.core.project import Project
 from ocr_tui.formats.ocr.sim import Simulator
-from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, Laid
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, Laid, LaidPane
 from tests.ui.builders import wait_failure
 
 from . import surfaces as S
@@ -62,7 +62,7 @@ def on_screen(app, sid: str, want: dict) -> str | None:
     if pane.session_id != sid:
         return f"the detail pane shows {pane.session_id}"
     info = pane.query_one("#dp-info", Laid).content_at(1000).plain  # one line a fact
-    rounds = pane.query_one("#dp-rounds-text", Laid).plain
+    rounds = pane.query_one("#dp-rounds", LaidPane).plain
     review = (want.get("unit") or "").startswith("R")
     number = int(want["unit"][1:]) if review else None
     shown = S.pane_facts(info, None, rounds if review else None, number)

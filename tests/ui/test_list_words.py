@@ -22,7 +22,7 @@ from ocr_tui.ui.screens.sessions.detail_cells import (
     info_content,
     rounds_content,
 )
-from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, Laid
+from ocr_tui.ui.screens.sessions.detail_pane import DetailPane, LaidPane
 from ocr_tui.ui.screens.sessions.headers_bar import header_line
 
 from .builders import fixed_clock, loaded, wait_until
@@ -126,7 +126,7 @@ async def test_fact_labels_are_not_cut_with_room(home) -> None:
             lambda: detail.session_id == sid,
             what="the detail pane to show the selected session",
         )
-        text = detail.query_one("#dp-rounds-text", Laid)
+        text = detail.query_one("#dp-rounds", LaidPane)
         await wait_until(
             pilot,
             lambda: "phase at creation " in text.plain,

@@ -319,7 +319,7 @@ async def test_the_detail_pane_speaks_as_the_session_screen(home) -> None:
         await wait_until(
             pilot, lambda: detail.session_id == AUTH, what="the detail pane to show feat-auth"
         )
-        text = detail.query_one("#dp-rounds-text").plain
+        text = detail.query_one("#dp-rounds").plain
         assert f" {CURRENT} " in text and "•" not in text
 
 

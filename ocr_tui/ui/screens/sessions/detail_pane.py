@@ -30,6 +30,7 @@ from ocr_tui.ui.screens.sessions.detail_cells import (
     zone_title,
 )
 from ocr_tui.ui.widgets.laid import Laid
+from ocr_tui.ui.widgets.laid_pane import LaidPane
 from ocr_tui.ui.widgets.static_update import LazyStatic, set_border_title, update_static
 
 
@@ -42,9 +43,9 @@ class DetailPane(ScrollableContainer, can_focus=False):
         with VerticalScroll(id="dp-phases") as col:
             col.border_title = "Phases"
             yield LazyStatic(id="dp-timeline")
-        with VerticalScroll(id="dp-rounds") as col:
-            col.border_title = "Rounds"
-            yield Laid(id="dp-rounds-text")
+        rounds = LaidPane(id="dp-rounds")
+        rounds.border_title = "Rounds"
+        yield rounds
         with VerticalScroll(id="dp-session") as col:
             col.border_title = "Session"
             yield Laid(id="dp-info")
@@ -80,7 +81,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
         if view is None:
             for part in ("dp-timeline", "dp-clock"):
                 self._set(part, Content(""))
-            for part in ("dp-rounds-text", "dp-info"):
+            for part in ("dp-rounds", "dp-info"):
                 self._set_laid(part, lambda _width: Content(""), ("",))
             self._rounds_of = None
             return
@@ -131,12 +132,12 @@ class DetailPane(ScrollableContainer, can_focus=False):
                 self._rounds_of = view
                 content = rounds_content(view)
                 key = ("rounds", content.plain, *content.spans)
-                self._set_laid("dp-rounds-text", lambda _width: content, key)
+                self._set_laid("dp-rounds", lambda _width: content, key)
         else:
             self._rounds_of = None
             probe = details_content(view, now)  # what the text is, at any width
             key = ("details", probe.plain, *probe.spans)
-            self._set_laid("dp-rounds-text", lambda width: details_content(view, now, width), key)
+            self._set_laid("dp-rounds", lambda width: details_content(view, now, width), key)
         stall = self.stall_limit
         probe = info_content(view, now, stall)
         key = ("info", probe.plain, *probe.spans)
@@ -146,7 +147,7 @@ class DetailPane(ScrollableContainer, can_focus=False):
     def _set_laid(self, part: str, build: Callable[[int], Content], key: tuple) -> None:
         if self._shown.get(part) != key:
             self._shown[part] = key
-            self.query_one(f"#{part}", Laid).update(build)
+            self.query_one(f"#{part}", Laid | LaidPane).update(build)
 
     def _set(self, part: str, content: Content) -> None:
         key = (content.plain, tuple(content.spans))  # Content's == compares text only

@@ -252,8 +252,10 @@ class MainScreen(ScreenClock, ListFeed, ListKeys):
     def viewed_session_id(self) -> str | None:
         """The highlighted session: its changes show in its row and the detail pane, so
         they raise no toast (`contract.ShowsSession`)."""
-        tables = self.query(SessionTable)  # (none while the screen is composed or removed)
-        table = tables.first() if tables else None
+        table = self._parts.get(SessionTable)
+        if table is None:  # (none while the screen is composed or removed)
+            tables = self.query(SessionTable)
+            table = tables.first() if tables else None
         return table.highlighted_id if table is not None and table.display else None
 
     def _show_detail(self) -> None:
