@@ -5,9 +5,9 @@ last activity) and shown in whole seconds, minutes, hours or days (`core.timeuti
 `12m`, `1h 05m`, `3d 4h`, `12m ago`), or as a clock whose date shows once a day has turned. So
 such a text can only change when a whole number of one of those units has passed since one
 of its instants, or at local midnight: `next_change` returns the first of those instants at
-which the text differs (by galloping and halving: a text, once changed, does not come back). Exact for every
-formatter that floors to those units; one that did not would be caught up by the cap
-(`MAX_WAIT`).
+which the text differs (by galloping and halving: a text, once changed, does not come back).
+Exact for every formatter that floors to those units; one that did not would be caught up by
+the cap (`MAX_WAIT`).
 """
 
 from __future__ import annotations

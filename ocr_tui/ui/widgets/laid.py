@@ -115,9 +115,7 @@ class Laid(Widget):
         width = self.size.width
         self._dirty_regions.clear()  # (Widget.render_line's: this draws from its own lines)
         if self.text_selection is not None:  # a selection spans lines: the text whole
-            strips = Visual.to_strips(
-                self, self.content_at(width), width, None, self.visual_style
-            )
+            strips = Visual.to_strips(self, self.content_at(width), width, None, self.visual_style)
         else:
             strips = self._strips_at(width)
         if 0 <= y < len(strips):
