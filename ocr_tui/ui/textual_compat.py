@@ -29,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual._segment_tools import line_crop
 from textual._styles_cache import StylesCache
+from textual.app import ScreenStackError
 from textual.color import Color
+from textual.css.query import NoMatches
 from textual.drivers._writer_thread import WriterThread
 from textual.style import Style
 from textual.widgets._footer import FooterKey
@@ -89,6 +91,35 @@ def refresh_notifications(app: App) -> None:
 def toast_id(note: Notification) -> str:
     """The id of the ToastHolder that shows `note`."""
     return ToastRack._toast_id(note)
+
+
+def retoast(app: App, old: Notification, new: Notification) -> bool:
+    """Show `new` in the toast that shows `old` on screen, its time starting again: nothing
+    mounted, nothing laid out unless its height changes (Textual mounts a toast anew, with its
+    holder, for every notification). `new` takes `old`'s identity (the holder's id), so the
+    caller puts `new` in the collection in `old`'s place. False, and nothing done, when `old`
+    has no toast mounted (not shown yet, or shown in our message line) or another severity."""
+    from textual.widgets._toast import Toast
+
+    if new.severity != old.severity:
+        return False
+    try:
+        holder = app.screen.get_child_by_type(ToastRack).get_child_by_id(toast_id(old))
+        toast = holder.query_one(Toast)
+    except (NoMatches, ScreenStackError):
+        return False
+    if not toast.is_mounted or toast._notification is not old:
+        return False
+    before = toast.render().get_height(toast.styles, toast.content_size.width or 1)
+    new.identity = old.identity
+    toast._notification = new
+    toast._timeout = new.time_left
+    for timer in list(toast._timers):  # (Toast sets one, to expire, when mounted)
+        timer.stop()
+    toast.set_timer(new.time_left, toast._expire)
+    after = toast.render().get_height(toast.styles, toast.content_size.width or 1)
+    toast.refresh(layout=after != before)
+    return True
 
 
 # -- screens and bindings --------------------------------------------------------------------

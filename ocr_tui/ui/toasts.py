@@ -132,6 +132,10 @@ class ChangeToasts:
         once, on the UI thread. Textual is pinned; tests/ui/test_toasts.py checks the toasts
         it shows."""
         notes = tc.notifications(self.app)
+        if replaces is not None and tc.retoast(self.app, replaces, note):
+            del notes[replaces]  # shown in its toast, under its identity (news already)
+            notes.add(note)
+            return
         mark_news = getattr(self.app, "mark_news", None)
         if mark_news is not None:  # news, not a reply to a key (`ui.message_board`)
             mark_news(note)

@@ -132,3 +132,36 @@ async def test_replaced_toasts_leave_nothing_mounted() -> None:
         await pilot.pause(0.2)
         assert len(app.screen.query(ToastHolder)) == 2
         assert len(app._notifications) == 2
+
+
+async def test_a_replaced_toast_is_redrawn_in_place_and_its_time_starts_again(
+    monkeypatch,
+) -> None:
+    """A newer change of a session shown in a toast: the same toast widget shows the new text
+    (nothing mounted: a mount lays the screen out), and it stays its whole time from then."""
+    import time
+
+    from textual.widgets._toast import ToastHolder
+
+    from ocr_tui.ui import toasts
+
+    monkeypatch.setattr(toasts, "TOAST_SECONDS", 1.0)
+    app = ToastApp()
+    async with app.run_test(notifications=True) as pilot:
+        app.toasts.announce([phase("s1", "Context", "Review")])
+        await wait_until(pilot, lambda: len(shown(app)) == 1, what="s1's toast")
+        holder = app.screen.query_one(ToastHolder)
+        t0 = time.monotonic()
+        await wait_until(pilot, lambda: time.monotonic() - t0 > 0.6, what="0.6 s gone")
+        app.toasts.announce([phase("s1", "Review", "Discourse")])
+        await wait_until(
+            pilot,
+            lambda: shown(app) == ["Phase: s1: Review → Discourse"],
+            what="the newer change in s1's toast",
+        )
+        assert list(app.screen.query(ToastHolder)) == [holder]  # the same, not mounted anew
+        await wait_until(pilot, lambda: time.monotonic() - t0 > 1.3, what="the first 1 s gone")
+        assert shown(app) == ["Phase: s1: Review → Discourse"]  # its time started again
+        await wait_until(pilot, lambda: not shown(app), what="the toast gone after its time")
+        assert not app.screen.query(ToastHolder)
+        assert len(app._notifications) == 0
