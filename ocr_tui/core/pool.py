@@ -78,6 +78,19 @@ def workers() -> int:
 # -- in the worker ------------------------------------------------------------------------------
 
 
+def _quiet_stdio() -> None:
+    """A worker's output goes nowhere: it inherits the parent's terminal, which the dashboard
+    draws on (a worker's failure comes back as its batch's failure, derived in the parent)."""
+    try:
+        null = os.open(os.devnull, os.O_RDWR)
+    except OSError:
+        return
+    for fd in (0, 1, 2):
+        with contextlib.suppress(OSError):
+            os.dup2(null, fd)
+    os.close(null)
+
+
 def _init_worker(parent: int) -> None:
     """The worker's initializer: yield the CPU to the UI process (the dashboard must answer
     keys while the workers read), and exit when the parent does (it is then re-parented, and
@@ -87,6 +100,7 @@ def _init_worker(parent: int) -> None:
         os.nice(NICE)
     except (AttributeError, OSError):
         pass
+    _quiet_stdio()
     if os.getppid() != parent:  # gone already
         os._exit(1)
 
@@ -217,11 +231,39 @@ class Pool:
 def _executor() -> Any:
     import multiprocessing  # when a pool starts (~10 ms of start-up otherwise)
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import resource_tracker
 
     ctx = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(
-        max_workers=workers(), mp_context=ctx, initializer=_init_worker, initargs=(os.getpid(),)
-    )
+    with _stderr_with_a_file():
+        resource_tracker.ensure_running()  # (now: the spawns ask for it again, it runs)
+        return ProcessPoolExecutor(
+            max_workers=workers(), mp_context=ctx, initializer=_init_worker,
+            initargs=(os.getpid(),),
+        )  # fmt: skip
+
+
+@contextlib.contextmanager
+def _stderr_with_a_file() -> Iterator[None]:
+    """multiprocessing starts its resource tracker (which every spawned process needs) with
+    `sys.stderr.fileno()` among the descriptors the child keeps; under Textual, `sys.stderr` is
+    a capture whose `fileno()` is -1, and the start failed (`ValueError: bad value(s) in
+    fds_to_keep`): the dashboard had no workers and derived every session in its own process
+    (10,000 sessions: 60 s instead of `Engine.scan`'s 25). While the tracker starts,
+    `sys.stderr` is /dev/null where it has no descriptor of its own."""
+    try:
+        has_fd = sys.stderr is not None and sys.stderr.fileno() >= 0
+    except (AttributeError, OSError, ValueError):
+        has_fd = False
+    if has_fd:
+        yield
+        return
+    saved = sys.stderr
+    with open(os.devnull, "w") as devnull:
+        sys.stderr = devnull
+        try:
+            yield
+        finally:
+            sys.stderr = saved
 
 
 def answers(fut: Future) -> list[tuple[int, bytes | None, bool, SessionView | None]] | None:
