@@ -8,10 +8,18 @@ from collections.abc import Iterable
 
 from ocr_tui.core.view import SessionView
 
+_TOP = 0x10FFFE  # a character's mirror: `_TOP - ord(c)`, in 1 .. _TOP
+_END = chr(0x10FFFF)  # after every mirrored character: a text before its prefix
+_ASCII = {i: _TOP - i for i in range(128)}  # (`str.translate`'s table for the usual case)
 
-def descending(text: str) -> tuple[int, ...]:
-    """`text` as a key that sorts it descending (a longer text before its prefix)."""
-    return (*(-ord(c) for c in text), 1)
+
+def descending(text: str) -> str:
+    """`text` as a key that sorts it descending (a longer text before its prefix): each
+    character mirrored, then one above them all. One string, compared in C (a tuple of an int
+    per character was ~20 objects a row: 9 MB at 10,000 sessions)."""
+    if text.isascii():
+        return text.translate(_ASCII) + _END
+    return "".join(chr(_TOP - ord(c)) for c in text) + _END
 
 
 def activity_key(view: SessionView) -> tuple:

@@ -10,7 +10,7 @@ import msgspec
 from msgspec import UNSET, UnsetType
 
 
-class Severity(msgspec.Struct, kw_only=True):
+class Severity(msgspec.Struct, kw_only=True, gc=False):
     critical: int = 0
     high: int = 0
     medium: int = 0
@@ -21,7 +21,7 @@ class Severity(msgspec.Struct, kw_only=True):
         return self.critical + self.high + self.medium + self.low + self.info
 
 
-class Reviewer(msgspec.Struct, kw_only=True):
+class Reviewer(msgspec.Struct, kw_only=True, gc=False):
     name: str
     label: str
     findings: int
@@ -29,13 +29,13 @@ class Reviewer(msgspec.Struct, kw_only=True):
     path: str  # relative to the session directory
 
 
-class Counts(msgspec.Struct, kw_only=True):
+class Counts(msgspec.Struct, kw_only=True, gc=False):
     blockers: int
     should_fix: int
     suggestions: int
 
 
-class Evolution(msgspec.Struct, kw_only=True):
+class Evolution(msgspec.Struct, kw_only=True, gc=False):
     """A round's findings against the round numbered one less (`ocr-tui findings`' evolution):
     `new` (not there before), `open` (there before too), `resolved` (there before, not raised
     again by the round, complete), `pending` (there before, not raised again yet: the round's
@@ -51,7 +51,7 @@ class Evolution(msgspec.Struct, kw_only=True):
     pending_blockers: int = 0
 
 
-class Round(msgspec.Struct, kw_only=True):
+class Round(msgspec.Struct, kw_only=True, gc=False):
     number: int
     # Its findings are all in: its synthesis is written (final.md, round-meta.json) or OCR
     # records it as done (a round_completed event).
@@ -89,7 +89,7 @@ class Round(msgspec.Struct, kw_only=True):
         return sum(r.findings for r in self.reviewers)
 
 
-class MapSection(msgspec.Struct, kw_only=True):
+class MapSection(msgspec.Struct, kw_only=True, gc=False):
     """A map run's review section: its title (without `Section N:`), how many files it has
     and how many of them the user marked reviewed in OCR's dashboard (ocr.db)."""
 
@@ -99,7 +99,7 @@ class MapSection(msgspec.Struct, kw_only=True):
     reviewed: int | None = None  # None: no record of it (only ocr.db keeps the marks)
 
 
-class MapRun(msgspec.Struct, kw_only=True):
+class MapRun(msgspec.Struct, kw_only=True, gc=False):
     number: int
     complete: bool
     files: int | None
@@ -111,13 +111,13 @@ class MapRun(msgspec.Struct, kw_only=True):
     approximate: bool = False
 
 
-class Elapsed(msgspec.Struct, kw_only=True):
+class Elapsed(msgspec.Struct, kw_only=True, gc=False):
     since: str | None
     seconds: int | None
     running: bool
 
 
-class PhaseStep(msgspec.Struct, kw_only=True):
+class PhaseStep(msgspec.Struct, kw_only=True, gc=False):
     key: str
     label: str
     number: int
@@ -130,7 +130,7 @@ class PhaseStep(msgspec.Struct, kw_only=True):
     approximate: bool = False
 
 
-class LogEvent(msgspec.Struct, kw_only=True):
+class LogEvent(msgspec.Struct, kw_only=True, gc=False):
     """One event of the session's log (OCR >= 1.5's `orchestration_events`): `type` as the
     store names it (session_created, phase_transition, round_started, round_completed,
     map_completed, session_closed, session_resumed, session_synced, …), `at` in UTC, `meta`
@@ -143,7 +143,7 @@ class LogEvent(msgspec.Struct, kw_only=True):
     meta: dict | None = None
 
 
-class RunningAgent(msgspec.Struct, kw_only=True):
+class RunningAgent(msgspec.Struct, kw_only=True, gc=False):
     """An agent command running for the session (OCR >= 1.5's `command_executions`): since
     `started_at`; `pid`, `heartbeat_at`, `persona` and `model` where the OCR build records
     them; `stale` when the heartbeat is older than a minute or the process is gone on this
@@ -158,7 +158,7 @@ class RunningAgent(msgspec.Struct, kw_only=True):
     stale: bool | None = None
 
 
-class Note(msgspec.Struct, kw_only=True):
+class Note(msgspec.Struct, kw_only=True, gc=False):
     """A note the user wrote in OCR's dashboard (`user_notes`), on the session or a part of
     it: `target` session | round | finding | run | section | file, with the numbers that
     place it (`round`, `run`, `section`) and `key` (a finding's id, a file's path)."""
@@ -172,7 +172,7 @@ class Note(msgspec.Struct, kw_only=True):
     key: str | None = None
 
 
-class Fact(msgspec.Struct, kw_only=True):
+class Fact(msgspec.Struct, kw_only=True, gc=False):
     """One labelled line of the detail pane (e.g. "spec", "agents", "approval")."""
 
     label: str
@@ -180,7 +180,7 @@ class Fact(msgspec.Struct, kw_only=True):
     tone: str = "neutral"  # "neutral" | "good" | "warn" | "bad"
 
 
-class Step(msgspec.Struct, kw_only=True):
+class Step(msgspec.Struct, kw_only=True, gc=False):
     """Something to drill into that is not an OCR round: an agent run, a checkpoint..."""
 
     key: str
@@ -193,7 +193,7 @@ class Step(msgspec.Struct, kw_only=True):
     documents: list[str] = []  # relative to the session's path
 
 
-class Header(msgspec.Struct, kw_only=True):
+class Header(msgspec.Struct, kw_only=True, gc=False):
     """Project-level state of a framework (iDumb's brain): shown above the session list."""
 
     framework: str
@@ -205,7 +205,7 @@ class Header(msgspec.Struct, kw_only=True):
     alerts: list[str] = []
 
 
-class SessionView(msgspec.Struct, kw_only=True):
+class SessionView(msgspec.Struct, kw_only=True, gc=False):
     id: str
     # With several projects (`ocr-tui PATH PATH…`, `--scan DIR`): the name of the session's
     # project (`Snapshot.projects`), and `id` is `project/the session's own id`. Unset (not
@@ -276,14 +276,14 @@ def own_id(sid: str, project: str | UnsetType | None) -> str:
     return sid
 
 
-class ProjectRef(msgspec.Struct, kw_only=True):
+class ProjectRef(msgspec.Struct, kw_only=True, gc=False):
     """One of several projects shown: its name (the sessions' `project`) and where it is."""
 
     name: str
     path: str
 
 
-class Snapshot(msgspec.Struct, kw_only=True):
+class Snapshot(msgspec.Struct, kw_only=True, gc=False):
     """`status --json`: the whole project (with several: every one, and `project` is the
     directory that holds them all, or the `--scan` DIR)."""
 
