@@ -25,6 +25,7 @@ class LaidPane(ScrollView, can_focus=True):
     content); the pane's height is the layout's, the text scrolls inside it."""
 
     DEFAULT_CSS = "LaidPane { overflow-x: hidden; overflow-y: auto; }"
+    ALLOW_MAXIMIZE = False  # (as the VerticalScroll it replaced: ScrollView's is True)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
