@@ -288,8 +288,16 @@ def test_findings_search_and_editor_in_a_real_terminal(tmp_path: Path, pane_fact
     args = record.read_text().split("\n")
     assert args[:2] == [f"+{line}", str((root / path).resolve())]
 
+    # A key typed the instant the app takes the terminal back can be lost: Textual's driver
+    # restarts its input thread and queries the terminal then (seen once under a full suite's
+    # load: the findings stayed, the Enter never arrived). Pressed again once if so.
+    detail = lambda s: "Raised by" in s and "Read from" in s  # noqa: E731
     pane.keys("Enter")
-    screen = pane.wait(lambda s: "Raised by" in s and "Read from" in s, "the finding's detail")
+    try:
+        pane.wait(detail, "the finding's detail", timeout=3)
+    except pytest.fail.Exception:
+        pane.keys("Enter")
+        pane.wait(detail, "the finding's detail (Enter pressed again)")
     pane.keys("Escape")
     pane.wait_for("Findings of Round")
 
