@@ -105,9 +105,11 @@ class Inotify:
             except OSError:
                 continue
             for e in entries:
-                with suppress(OSError):
+                try:  # (not `suppress`: a context manager per entry, 200,000 at 10,000 sessions)
                     if e.is_dir(follow_symlinks=False):
                         stack.append(e.path)
+                except OSError:
+                    pass
                 if report is not None and self.accept(e.path):
                     report.add((Change.added, e.path))
 
