@@ -34,6 +34,9 @@ DEFERRED = [
     "ocr_tui.ui.screens.ocr.editor_launch",
     "ocr_tui.ui.screens.ocr.findings.view",
     "ocr_tui.ui.screens.ocr.round_reader",
+    "ocr_tui.ui.widgets.format_panes",  # (the session screen's; the list's pane needs none)
+    "ocr_tui.ui.widgets.fit_table",
+    "textual.widgets._data_table",
     "markdown_it",
     "textual.widgets._markdown",
     "ocr_tui.demo",

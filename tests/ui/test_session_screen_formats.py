@@ -20,6 +20,7 @@ from ocr_tui.core.states import CURRENT, PHASE_MARKS, TO_COME
 from ocr_tui.core.view import Elapsed, Fact, Reviewer, Round, SessionView, Severity
 from ocr_tui.ui import fmt
 from ocr_tui.ui.app import OcrTuiApp
+from ocr_tui.ui.fmt.text import unsaid_badges
 from ocr_tui.ui.navigation import SessionTarget
 from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.cells import meta_content
@@ -34,7 +35,7 @@ from ocr_tui.ui.screens.sessions.detail_cells import (
 )
 from ocr_tui.ui.screens.sessions.detail_pane import DetailPane
 from ocr_tui.ui.widgets.fit_table import FitTable
-from ocr_tui.ui.widgets.format_panes import fact_items, unsaid_badges
+from ocr_tui.ui.widgets.format_panes import fact_items
 from ocr_tui.ui.widgets.labelled_rows import LabelledRows
 
 from .builders import fixed_clock, loaded, wait_until

@@ -7,6 +7,7 @@ import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 
@@ -19,6 +20,9 @@ from ocr_tui.core.states import (  # noqa: F401 (shared names)
 )
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import human_duration, human_relative, local_clock, zone_name  # noqa: F401
+
+if TYPE_CHECKING:
+    from ocr_tui.core.view import SessionView
 
 
 def clip(text: str, width: int) -> str:
@@ -133,3 +137,20 @@ def bar(seconds: int | None, longest: int, width: int = 6) -> str:
         return ""
     eighths = max(1, round(min(seconds, longest) / longest * width * 8))
     return "█" * (eighths // 8) + (EIGHTHS[eighths % 8] if eighths % 8 else "")
+
+
+def _said(text: str) -> set[str]:
+    return set(re.findall(r"[\w.+-]+", text.lower()))
+
+
+def unsaid_badges(view: SessionView) -> list[str]:
+    """The badges that say something the screen does not say already: not the session's
+    status or workflow (the line under the title says them: `active`, `interrupted`), not a
+    word of a fact (`full`, `auto` beside `mode full (/code), auto`; iDumb's `compacted`
+    beside its `compacted` fact). Each fact once."""
+    said = _said(" ".join([view.status, view.workflow, "complete" if view.complete else ""]))
+    for fact in view.facts:
+        said |= _said(f"{fact.label} {fact.value}")
+    for alert in view.alerts:
+        said |= _said(alert)
+    return [b for b in view.badges if not _said(b) <= said]

@@ -11,7 +11,6 @@ in `…` instead of a horizontal scrollbar, and take back their width when there
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 
 from rich.text import Text
@@ -20,6 +19,7 @@ from textual.containers import Vertical
 
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.fmt.text import unsaid_badges
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.fit_table import FitTable
 from ocr_tui.ui.widgets.labelled_rows import Item, Labelled, LabelledRows, Line
@@ -28,23 +28,6 @@ STATE_VAR = {"$text-success": "success", "$text-error": "error", "$text-warning"
 
 
 # -- the format panes ------------------------------------------------------------------------
-
-
-def _said(text: str) -> set[str]:
-    return set(re.findall(r"[\w.+-]+", text.lower()))
-
-
-def unsaid_badges(view: SessionView) -> list[str]:
-    """The badges that say something the screen does not say already: not the session's
-    status or workflow (the line under the title says them: `active`, `interrupted`), not a
-    word of a fact (`full`, `auto` beside `mode full (/code), auto`; iDumb's `compacted`
-    beside its `compacted` fact). Each fact once."""
-    said = _said(" ".join([view.status, view.workflow, "complete" if view.complete else ""]))
-    for fact in view.facts:
-        said |= _said(f"{fact.label} {fact.value}")
-    for alert in view.alerts:
-        said |= _said(alert)
-    return [b for b in view.badges if not _said(b) <= said]
 
 
 def fact_items(view: SessionView, now: datetime) -> list[Item]:

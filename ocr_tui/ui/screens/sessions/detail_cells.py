@@ -22,9 +22,9 @@ from ocr_tui.core.registry import is_host
 from ocr_tui.core.states import CURRENT, TO_COME, agent_stale
 from ocr_tui.core.view import MapRun, Round, SessionView
 from ocr_tui.ui import fmt
+from ocr_tui.ui.fmt.text import unsaid_badges
 from ocr_tui.ui.screens.sessions.cells import coarse_duration, session_seconds
 from ocr_tui.ui.style import MARK_STYLE, MUTED, STATE_STYLE
-from ocr_tui.ui.widgets.format_panes import unsaid_badges
 
 TITLE = "bold $text-accent"
 TONE_STYLE = fmt.TONES
