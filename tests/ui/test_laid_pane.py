@@ -49,6 +49,14 @@ def rows(app: App, x0: int, x1: int) -> list[str]:
     return [strip.crop(x0, x1).text for strip in strips]
 
 
+async def pane_showing(app: App, pilot, content: Content) -> LaidPane:
+    """The app's pane, given `content` and laid out."""
+    pane = app.query_one(LaidPane)
+    pane.update(lambda _w: content)
+    await wait_until(pilot, lambda: pane.virtual_size.height > 0, what="the pane laid out")
+    return pane
+
+
 def layouts(screen: Screen) -> list[int]:
     """Counts the screen's layout passes from now on."""
     count = [0]
@@ -78,9 +86,7 @@ async def test_it_looks_as_the_pair_it_replaced(lines: int) -> None:
 async def test_a_line_added_draws_that_line_and_lays_nothing_out() -> None:
     app = Side()
     async with app.run_test(size=(60, 14)) as pilot:
-        pane = app.query_one(LaidPane)
-        pane.update(lambda _w: text(2))
-        await wait_until(pilot, lambda: pane.virtual_size.height > 0, what="the pane laid out")
+        pane = await pane_showing(app, pilot, text(2))
         await pilot.pause()
         before = pane.virtual_size.height
         count = layouts(app.screen)
@@ -97,9 +103,7 @@ async def test_a_line_added_draws_that_line_and_lays_nothing_out() -> None:
 async def test_overflowing_it_shows_a_scrollbar_and_scrolls_by_keys() -> None:
     app = Side()
     async with app.run_test(size=(60, 14)) as pilot:
-        pane = app.query_one(LaidPane)
-        pane.update(lambda _w: text(3))
-        await wait_until(pilot, lambda: pane.virtual_size.height > 0, what="the pane laid out")
+        pane = await pane_showing(app, pilot, text(3))
         assert not pane.show_vertical_scrollbar
         pane.update(lambda _w: text(3, "and then a line more"))  # the same lines, wider
         pane.update(lambda _w: text(12))

@@ -59,6 +59,40 @@ def changed_rows(before: list[Strip], after: list[Strip], rows: range) -> list[i
     ]
 
 
+class LaidText:
+    """A text laid out for a width, as `Laid` and `LaidPane` hold it: `build(width)` gives the
+    content, kept for the last width asked, and its lines drawn (`DrawnLines`) for it."""
+
+    def __init__(self) -> None:
+        self._build: Callable[[int], Content] = lambda _width: Content("")
+        self._laid: tuple[int, Content] | None = None
+        self._drawn = DrawnLines()
+        self.strips: tuple[int, list[Strip]] | None = None  # the text's, at a width
+
+    def replace(self, build: Callable[[int], Content]) -> tuple[int, list[Strip]] | None:
+        """A new text; the strips of the one it replaces (at their width), if drawn."""
+        before = self.strips
+        self._build, self._laid, self.strips = build, None, None
+        return before
+
+    def content_at(self, width: int) -> Content:
+        width = max(1, width)
+        if self._laid is None or self._laid[0] != width:
+            self._laid = (width, self._build(width))
+        return self._laid[1]
+
+    def strips_at(self, widget: Widget, width: int) -> list[Strip]:
+        """Every line of the text at `width`, drawn by `widget`, kept for that width."""
+        if self.strips is None or self.strips[0] != width:
+            self.strips = (width, self._drawn.draw(widget, self.content_at(width), width))
+        return self.strips[1]
+
+    def forget(self) -> None:
+        """The look changed (styles, theme): drawn anew."""
+        self._drawn.forget()
+        self.strips = None
+
+
 class Laid(Widget):
     """Text laid out for the width the widget gets (`update(build)`, `build(width)` gives the
     content), re-built when that width changes; height as the text needs."""
@@ -67,17 +101,14 @@ class Laid(Widget):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._build: Callable[[int], Content] = lambda _width: Content("")
-        self._laid: tuple[int, Content] | None = None
-        self._drawn = DrawnLines()
-        self._strips: tuple[int, list[Strip]] | None = None  # the text's, at a width
+        self._text = LaidText()
 
     def update(self, build: Callable[[int], Content]) -> None:
         """New content: the lines that changed are repainted; the screen is laid out again
         only when the height changes."""
         width, height = self.content_size
-        before = self._strips[1] if self._strips and self._strips[0] == width else None
-        self._build, self._laid, self._strips = build, None, None
+        drawn = self._text.replace(build)
+        before = drawn[1] if drawn and drawn[0] == width else None
         if before is None or not width or not self.display or self.text_selection is not None:
             self.refresh(layout=True)
             return
@@ -90,10 +121,7 @@ class Laid(Widget):
             self.refresh(*rows_regions(changed, width))
 
     def content_at(self, width: int) -> Content:
-        width = max(1, width)
-        if self._laid is None or self._laid[0] != width:
-            self._laid = (width, self._build(width))
-        return self._laid[1]
+        return self._text.content_at(width)
 
     @property
     def plain(self) -> str:
@@ -102,14 +130,10 @@ class Laid(Widget):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._drawn.forget()
-        self._strips = None
+        self._text.forget()
 
     def _strips_at(self, width: int) -> list[Strip]:
-        """Every line of the text at `width` (`DrawnLines`), kept for that width."""
-        if self._strips is None or self._strips[0] != width:
-            self._strips = (width, self._drawn.draw(self, self.content_at(width), width))
-        return self._strips[1]
+        return self._text.strips_at(self, width)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width

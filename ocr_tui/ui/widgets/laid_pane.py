@@ -17,7 +17,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
-from ocr_tui.ui.widgets.laid import DrawnLines, changed_rows, rows_regions
+from ocr_tui.ui.widgets.laid import LaidText, changed_rows, rows_regions
 
 
 class LaidPane(ScrollView, can_focus=True):
@@ -29,15 +29,11 @@ class LaidPane(ScrollView, can_focus=True):
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self._build: Callable[[int], Content] = lambda _width: Content("")
-        self._laid: tuple[int, Content] | None = None
-        self._drawn = DrawnLines()
-        self._strips: tuple[int, list[Strip]] | None = None  # the text's, at a width
+        self._text = LaidText()
 
     def update(self, build: Callable[[int], Content]) -> None:
         """New content: its lines that changed and are in view are repainted."""
-        before = self._strips
-        self._build, self._laid, self._strips = build, None, None
+        before = self._text.replace(build)
         if not self.is_mounted or not self.size:
             return  # (the first layout sets the virtual size)
         drawn_at = self._text_width()
@@ -52,10 +48,7 @@ class LaidPane(ScrollView, can_focus=True):
             self.refresh(*rows_regions(changed, width, top))
 
     def content_at(self, width: int) -> Content:
-        width = max(1, width)
-        if self._laid is None or self._laid[0] != width:
-            self._laid = (width, self._build(width))
-        return self._laid[1]
+        return self._text.content_at(width)
 
     @property
     def plain(self) -> str:
@@ -64,8 +57,7 @@ class LaidPane(ScrollView, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
-        self._drawn.forget()
-        self._strips = None
+        self._text.forget()
 
     # -- layout: the virtual size, set without a layout pass -----------------------------
 
@@ -76,9 +68,7 @@ class LaidPane(ScrollView, can_focus=True):
         return max(1, outer.width - self.gutter.width)
 
     def _lines_at(self, width: int) -> list[Strip]:
-        if self._strips is None or self._strips[0] != width:
-            self._strips = (width, self._drawn.draw(self, self.content_at(width), width))
-        return self._strips[1]
+        return self._text.strips_at(self, width)
 
     def _lay(self, size: Size | None = None) -> list[Strip]:
         """The text at the width it gets; its size is the pane's virtual size (set without
@@ -96,7 +86,7 @@ class LaidPane(ScrollView, can_focus=True):
         self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
     ) -> bool:
         if size:
-            drawn = self._strips[0] if self._strips else None
+            drawn = self._text.strips[0] if self._text.strips else None
             self._lay(size)
             if drawn is not None and self._text_width(size) != drawn:
                 self.refresh()  # the text is wrapped anew
