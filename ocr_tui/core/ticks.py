@@ -39,16 +39,19 @@ def next_change(
         if origin is None:
             continue
         since = (now - origin).total_seconds()
-        for unit, count in zip(UNITS_S, (60, 60, 24, 2), strict=True):
-            # every whole unit for the next bigger one (`just now` turns into `10s ago` at its
-            # tenth second, not its next), as far as the horizon
+        for unit, span in zip(UNITS_S, (60, 60, 24, 2), strict=True):
+            # every whole unit for the next bigger one from now (`just now` turns into `10s
+            # ago` at its tenth second, not its next), and around the origin itself (a time
+            # ahead shows seconds again from a minute before it to a minute after), as far as
+            # the horizon
             k = math.floor(since / unit)  # (its instant is after now when now is on it)
-            for n in range(k, k + count + 1):
-                # (a microsecond on: a time ahead, `in 10s`, turns just after its boundary)
-                at = origin + timedelta(seconds=n * unit, microseconds=1)
-                if at >= end:
-                    break
-                candidates.add(at)
+            for first, last in ((k, k + span), (max(k, -span), span)):
+                for n in range(first, last + 1):
+                    # (a microsecond on: a time ahead, `in 10s`, turns just after its boundary)
+                    at = origin + timedelta(seconds=n * unit, microseconds=1)
+                    if at >= end:
+                        break
+                    candidates.add(at)
     times = sorted(c for c in candidates if now < c < end)
     # Time only moves on: once the text has changed, it is not back to what it was. So the
     # first instant it differs is found by galloping then halving (a handful of looks, not

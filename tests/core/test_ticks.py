@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ocr_tui.core.ticks import MAX_WAIT, next_change
@@ -26,8 +26,11 @@ def texts_of(origins: list[datetime]):
     return text_at
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(offsets, min_size=1, max_size=4), st.floats(0, 1))
+@example(ago=[3600.0, -60.0], frac=0.0)  # a time ahead: `0s` until a second past it
+@example(ago=[3600.0, -120.0], frac=0.0)
+@example(ago=[-86400.0 * 2], frac=0.5)
 def test_the_text_holds_until_the_instant_it_changes(ago: list[float], frac: float) -> None:
     now = NOW + timedelta(seconds=frac)
     origins = [now - timedelta(seconds=a) for a in ago]
