@@ -29,11 +29,15 @@ screenshots: $(STAMP)
 # Longer property-test runs: FUZZ_EXAMPLES sequences of up to 40 actions on every native
 # watcher backend (ROBUSTNESS_POLL=1 adds polling). Not derandomized: each run explores anew.
 FUZZ_EXAMPLES ?= 5000
+RACE_RUNS ?= 20
+RACE_MARKS ?= 400
 fuzz: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz ROBUSTNESS_EXAMPLES=$(FUZZ_EXAMPLES) \
 		$(BIN)/python -m pytest tests/robustness/test_stateful.py \
 		tests/robustness/test_property_text.py -q -p no:cacheprovider \
 		--hypothesis-show-statistics
+	RACE_RUNS=$(RACE_RUNS) RACE_MARKS=$(RACE_MARKS) $(BIN)/python -m pytest \
+		tests/triage/test_race.py -q -p no:cacheprovider -k kept
 
 clean:
 	rm -rf $(VENV) .pytest_cache build dist *.egg-info

@@ -12,7 +12,6 @@ session or round, the dashboard without a terminal."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import gc
 import os
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ocr_tui.cli_parser import COMMANDS, TOP_LEVEL, build_parser
+from ocr_tui.cli_words import looks_like_path, missing_path, no_such_directory, unknown_word
 from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.early_read import EarlyRead
 from ocr_tui.core.prefs import Prefs
@@ -68,37 +68,6 @@ def _project(path: str | None) -> Project | None:
     except ProjectNotFound as exc:
         print(f"ocr-tui: {safe_line(exc)}", file=sys.stderr)
         return None
-
-
-def missing_path(path: str | None) -> bool:
-    """PATH names nothing: not a directory, a file in one, nor a project's `.ocr/sessions`
-    that is not made yet (its `.ocr` is there)."""
-    if path is None or os.path.exists(path):
-        return False
-    p = Path(os.path.abspath(path))
-    return not (p.name == "sessions" and p.parent.name == ".ocr" and p.parent.is_dir())
-
-
-def no_such_directory(path: str) -> int:
-    print(f"ocr-tui: no such directory: {safe_line(path)}", file=sys.stderr)
-    return EXIT_NO_PROJECT
-
-
-def unknown_word(word: str) -> str:
-    """What argparse says (exit 2) for `ocr-tui WORD` when WORD is neither a command nor an
-    existing path: the closest command, or the list of them."""
-    names = {c: c for c in COMMANDS} | {"help": "--help", "version": "--version"}
-    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.6)
-    said = f"{safe_line(word)!r} is neither a command nor an existing directory"
-    if close:
-        return f"{said}; did you mean {names[close[0]]!r}?"
-    return f"{said} (commands: {', '.join(COMMANDS)})"
-
-
-def looks_like_path(word: str) -> bool:
-    """`./x`, `~/x`, `a/b`, `..`: meant as a path whatever it names, never as a command."""
-    seps = {os.sep} | ({os.altsep} if os.altsep else set())
-    return word.startswith((".", "~")) or any(sep in word for sep in seps)
 
 
 def terminal_missing() -> str | None:
@@ -209,6 +178,13 @@ def no_sessions_in(scope: Scope, projects: int) -> str:
     if scope.scan is not None and not projects:
         return f"No projects under {where} ({scope.depth} levels down at most)"
     return f"No sessions yet in the {projects} projects under {where}"
+
+
+def cmd_triage(args: argparse.Namespace) -> int:  # `triage` and `note`
+    from ocr_tui import triage_cli
+
+    project = _project(args.path)
+    return EXIT_NO_PROJECT if project is None else triage_cli.run(args, project)
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
@@ -436,6 +412,8 @@ def _dispatch(argv: list[str] | None) -> int:
     handler = {
         "status": cmd_status,
         "findings": cmd_findings,
+        "triage": cmd_triage,
+        "note": cmd_triage,
         "watch": cmd_watch,
         "dashboard": cmd_dashboard,
         "demo": cmd_demo,

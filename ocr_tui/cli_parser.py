@@ -13,7 +13,10 @@ import sys
 from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.timeutil import parse_duration as parse_seconds
 
-COMMANDS = ("status", "findings", "watch", "simulate", "demo", "dashboard", "serve", "completion")
+COMMANDS = (
+    "status", "findings", "watch", "triage", "note", "simulate", "demo", "dashboard", "serve",
+    "completion",
+)  # fmt: skip
 TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
 
 
@@ -123,6 +126,10 @@ class Parser(argparse.ArgumentParser):
             self.command_parser(getattr(known, "command", None)).error(
                 f"unrecognized arguments: {' '.join(extras)}"
             )
+        if getattr(known, "command", None) in ("triage", "note"):  # [PATH] then its words
+            from ocr_tui.triage_cli import split_words
+
+            split_words(known, self.command_parser(known.command))
         return known
 
     def command_parser(self, command: str | None) -> argparse.ArgumentParser:
@@ -170,6 +177,14 @@ def build_parser(command: str | None = None) -> Parser:
     else:
         sub.add_parser("findings", help=FINDINGS_HELP)
 
+    if command in (None, "triage", "note"):
+        from ocr_tui import triage_cli
+
+        triage_cli.add_parsers(sub, _common, TRIAGE_HELP, NOTE_HELP)
+    else:
+        sub.add_parser("triage", help=TRIAGE_HELP)
+        sub.add_parser("note", help=NOTE_HELP)
+
     w = sub.add_parser("watch", help="stream session changes as JSON lines")
     _several(w)
     _only(w)
@@ -204,6 +219,9 @@ def build_parser(command: str | None = None) -> Parser:
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
+
+TRIAGE_HELP = "mark a finding (or a round) in ocr.db, as OCR's dashboard does"
+NOTE_HELP = "write a note on a session, round or finding into ocr.db"
 
 NOTIFY_HELP = (
     "on a phase change, a round completing, a session starting, stalling or finishing: ring"

@@ -7,6 +7,7 @@
     stall_after = "30m"          # a running session quiet this long is stalled (or seconds)
     notify = "off"               # off | bell | desktop
     editor = "code --wait"       # opens a finding's file (before $VISUAL and $EDITOR)
+    read_only = true             # never write the user's marks and notes into ocr.db
 
     [projects."~/src/api"]       # for one project (its root): any of the keys above
     sort = "name"
@@ -32,7 +33,7 @@ from ocr_tui.core.timeutil import parse_duration
 SORTS = ("activity", "start", "name", "project")
 FILTERS = ("all", "active", "closed")
 NOTIFY = ("off", "bell", "desktop")
-KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor")
+KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor", "read_only")
 
 
 @dataclass
@@ -45,6 +46,7 @@ class Settings:
     stall_after: float | None = None
     notify: str | None = None
     editor: str | None = None
+    read_only: bool | None = None
     path: Path | None = None  # the file read
     problems: list[str] = field(default_factory=list)
 
@@ -116,6 +118,11 @@ def _apply(settings: Settings, data: dict, shown: str, prefix: str) -> None:
 def _set(settings: Settings, key: str, value: object) -> str | None:
     """Set one key; what is wrong with `value` (None when it was set)."""
     choices = {"sort": SORTS, "filter": FILTERS, "notify": NOTIFY}.get(key)
+    if key == "read_only":
+        if not isinstance(value, bool):
+            return f"{_show(value)} is not true or false"
+        settings.read_only = value
+        return None
     if key == "stall_after":
         seconds = duration(value)
         if seconds is None:

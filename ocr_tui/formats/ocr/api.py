@@ -51,6 +51,7 @@ __all__ = [
     "parse_field",
     "read_discourse",
     "read_round",
+    "read_rounds",
     "read_run",
     "responses_about",
     "severity_rank",
@@ -155,3 +156,93 @@ def read_run(
             stored = dict(row.map_runs).get(number)
     merged = run_map(run.sections if run is not None else None, stored)
     return RunRead(merged, run is not None, stored is not None, tuple(problems))
+
+
+# -- the user's marks and notes (the one way ocr-tui writes) -----------------------------------
+
+from ocr_tui.formats.ocr.triage_marks import (  # noqa: E402  (the section's own names)
+    FINDING_STATES,
+    ROUND_STATES,
+    FileMark,
+    FindingMark,
+    Mark,
+    NoteAdd,
+    NoteEdit,
+    Pending,
+    Refused,
+    RoundMark,
+    now_sql,
+)
+
+__all__ += [
+    "FINDING_STATES", "ROUND_STATES", "FileMark", "FindingMark", "Mark", "NoteAdd", "NoteEdit",
+    "Pending", "Refused", "RoundMark", "allowed_states", "describe", "now_sql", "settle_marks",
+    "write_mark",
+]  # fmt: skip
+
+
+def read_rounds(session_dir: str, db_path: Path | None, session_id: str) -> list:
+    """Every round of the session with its findings (`RoundFindings`, as `findings` reads
+    them)."""
+    from ocr_tui.formats.ocr.round_findings import read_with_store
+
+    return read_with_store(Path(session_dir), db_path, session_id)[0]
+
+
+def write_mark(db_path: Path, mark: Mark) -> None:
+    """Write the user's `mark` into the store and read it back; Refused (one line) when it
+    cannot (then nothing was written); Pending when it is kept to be written once the store
+    stops changing. Blocking IO: call it from a worker."""
+    from ocr_tui.formats.ocr.triage_write import write
+
+    write(db_path, mark)
+
+
+def settle_marks(db_path: Path) -> int:
+    """Write again each of the user's marks a concurrent OCR write dropped (the journal);
+    how many. Never raises. Blocking IO."""
+    from ocr_tui.formats.ocr.triage_write import settle
+
+    return settle(db_path)
+
+
+def allowed_states(db_path: Path | None, kind: str) -> tuple[str, ...]:
+    """The states the store allows a finding (`kind` "finding") or a round: its schema's
+    CHECK list, else OCR's migrations'. Blocking IO."""
+    import sqlite3
+
+    from ocr_tui.formats.ocr.db import open_snapshot
+    from ocr_tui.formats.ocr.triage_marks import states
+
+    table = "user_finding_progress" if kind == "finding" else "user_round_progress"
+    fallback = FINDING_STATES if kind == "finding" else ROUND_STATES
+    if db_path is None:
+        return fallback
+    try:
+        con = open_snapshot(db_path)
+    except (OSError, ValueError, MemoryError, sqlite3.Error):
+        return fallback
+    try:
+        return states(con, table)
+    except sqlite3.Error:
+        return fallback
+    finally:
+        con.close()
+
+
+def describe(mark: Mark) -> str:
+    """One line saying what `mark` did, for the user (raw: pass it through `safe_line`)."""
+    if isinstance(mark, FindingMark):
+        what = mark.status or "cleared"
+        return f"finding {mark.finding} (round {mark.round} of {mark.session}): {what}"
+    if isinstance(mark, RoundMark):
+        return f"round {mark.round} of {mark.session}: {mark.status or 'cleared'}"
+    if isinstance(mark, FileMark):
+        how = {True: "reviewed", False: "not reviewed", None: "cleared"}[mark.reviewed]
+        return f"{mark.path} (map run {mark.run} of {mark.session}): {how}"
+    if isinstance(mark, NoteAdd):
+        on = {"finding": f"finding {mark.finding} (round {mark.round})",
+              "round": f"round {mark.round}", "run": f"map run {mark.run}",
+              "file": f"{mark.path}"}.get(mark.target, "the session")  # fmt: skip
+        return f"note added on {on} of {mark.session}"
+    return f"note {mark.note}: {'deleted' if mark.text is None else 'changed'}"

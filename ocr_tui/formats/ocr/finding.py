@@ -96,6 +96,7 @@ def normalise_file(path: str | None) -> str:
     return p
 
 
+@functools.lru_cache(maxsize=4096)
 def finding_id(title: str, file: str | None) -> str:
     """Stable across rounds and rewrites: 10 hex digits of the normalised title and file."""
     key = f"{normalise_title(title)}\x00{normalise_file(file)}"

@@ -16,6 +16,7 @@ skipped; a round number that is not a positive integer drops its rows.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 from pathlib import Path
 
@@ -121,12 +122,10 @@ def _read(con: sqlite3.Connection, session_id: str) -> tuple[dict[int, list[Find
         if number is None:
             continue
         text = summary.strip() if isinstance(summary, str) else ""
-        title = as_text(title)
-        if title is None and text:
-            title = " ".join(text.splitlines()[0].split())[:MAX_TITLE].rstrip() or None
-        if title is None:
+        named = _named(title, text, file_path, start, end)
+        if named is None:
             continue
-        location = location_of({"file_path": file_path, "line_start": start, "line_end": end})
+        title, location = named
         category = as_word(category, CATEGORIES)
         name = _reviewer(kind, instance)
         finding = Finding(
@@ -158,6 +157,53 @@ def _read(con: sqlite3.Connection, session_id: str) -> tuple[dict[int, list[Find
             for fid, f in found[number].items()
         ]
     return out, None
+
+
+def _named(title: object, text: str, file_path: object, start: object, end: object):
+    """(title, location) of a `review_findings` row, the title from the summary's first line
+    when it has none; None for a row with neither. Its id: `finding_id(title, location.file)`."""
+    title = as_text(title)
+    if title is None and text:
+        title = " ".join(text.splitlines()[0].split())[:MAX_TITLE].rstrip() or None
+    if title is None:
+        return None
+    return title, location_of({"file_path": file_path, "line_start": start, "line_end": end})
+
+
+def finding_rows(con: sqlite3.Connection, session_id: str) -> dict[tuple[int, str], list[int]]:
+    """(round number, finding id) -> the `review_findings.id`s of that finding in session
+    `session_id` (one per reviewer who raised it), as `read_findings` identifies them: the
+    rows a triage of the finding marks. Raises sqlite3.Error for a store without the tables
+    or columns."""
+    saved = con.text_factory
+    con.text_factory = _decode
+    try:
+        rows = con.execute(
+            "SELECT rr.round_number, rf.id, rf.title, rf.summary, rf.file_path, rf.line_start, "
+            "rf.line_end FROM review_findings rf "
+            "JOIN reviewer_outputs ro ON ro.id = rf.reviewer_output_id "
+            "JOIN review_rounds rr ON rr.id = ro.round_id "
+            "WHERE rr.session_id = ? ORDER BY rf.id",
+            (session_id,),
+        ).fetchall()
+    finally:
+        con.text_factory = saved
+    out: dict[tuple[int, str], list[int]] = {}
+    for rnd, rf_id, title, summary, file_path, start, end in rows:
+        number, rid = as_line(rnd), _as_int(rf_id)
+        fid = _row_finding_id(title, summary, file_path, start, end)
+        if number is not None and rid is not None and fid is not None:
+            out.setdefault((number, fid), []).append(rid)
+    return out
+
+
+@functools.lru_cache(maxsize=8192)
+def _row_finding_id(title, summary, file_path, start, end) -> str | None:
+    """The finding id of a row's values (cached: a write reads every row of the session again
+    on each try)."""
+    text = summary.strip() if isinstance(summary, str) else ""
+    named = _named(title, text, file_path, start, end)
+    return None if named is None else finding_id(named[0], named[1].file)
 
 
 def read_findings(
