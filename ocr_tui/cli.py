@@ -255,6 +255,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
                 editor=settings.editor,
                 config=settings.path,
                 problems=tuple(settings.problems),
+                read_only=bool(args.read_only or settings.read_only),
             ),
         )
     del early  # (its views are the app's now: not kept a second time while it runs)

@@ -122,6 +122,12 @@ class Parser(argparse.ArgumentParser):
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         known, extras = self.parse_known_args(args, namespace)
+        if getattr(known, "command", None) in ("triage", "note"):
+            # `triage PATH --session ID FINDING STATE`: words after the options are its too
+            # (argparse stops a `*` positional at the first option).
+            words = [w for w in extras if not w.startswith("-") or w == "-"]
+            extras = [w for w in extras if w not in words]
+            known.words = [*known.words, *words]
         if extras:
             self.command_parser(getattr(known, "command", None)).error(
                 f"unrecognized arguments: {' '.join(extras)}"
@@ -165,6 +171,7 @@ def build_parser(command: str | None = None) -> Parser:
     )
     d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
     d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
+    d.add_argument("--read-only", action="store_true", help=READ_ONLY_HELP)
 
     s = sub.add_parser("status", help=STATUS_HELP)
     if command in (None, "status"):
@@ -214,12 +221,21 @@ def build_parser(command: str | None = None) -> Parser:
     sv.add_argument(
         "--port", type=int, default=8000, help="the port (default 8000; 0: any free one)"
     )
+    sv.add_argument(
+        "--allow-writes",
+        action="store_true",
+        help="let the page write marks and notes into ocr.db (read-only without it)",
+    )
 
     comp = sub.add_parser("completion", help="print a shell completion script (docs/install.md)")
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
 
+READ_ONLY_HELP = (
+    "write nothing: no triage marks or notes into ocr.db (the only file ocr-tui ever writes,"
+    " and only its user tables)"
+)
 TRIAGE_HELP = "mark a finding (or a round) in ocr.db, as OCR's dashboard does"
 NOTE_HELP = "write a note on a session, round or finding into ocr.db"
 

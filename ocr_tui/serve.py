@@ -74,6 +74,8 @@ def dashboard_command(args: argparse.Namespace) -> str:
         argv += ["--scan", os.path.abspath(scan), "--depth", str(getattr(args, "depth", 3))]
     if getattr(args, "poll", False):
         argv.append("--poll")
+    if not getattr(args, "allow_writes", False):
+        argv.append("--read-only")  # a page writes marks only when the server allows it
     stall_after = getattr(args, "stall_after", None)
     if stall_after is not None:
         argv += ["--stall-after", f"{stall_after:.3f}".rstrip("0").rstrip(".") + "s"]

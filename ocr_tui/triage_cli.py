@@ -16,6 +16,7 @@ earlier mark a concurrent OCR write dropped (the journal).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -66,7 +67,9 @@ def split_words(args: argparse.Namespace, parser: argparse.ArgumentParser) -> No
         what = "no FINDING STATE with --round-state" if not wanted else "FINDING STATE"
     else:
         wanted, what = 1, "TEXT (quote it)"
-    if len(words) not in (wanted, wanted + 1):
+    if len(words) not in (wanted, wanted + 1) or (
+        len(words) == wanted == 2 and os.path.isdir(words[0])  # PATH FINDING, no STATE
+    ):
         parser.error(f"expected [PATH] {what}")
     args.path = words[0] if len(words) > wanted else None
     args.words = words[len(words) - wanted :]

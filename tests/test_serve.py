@@ -425,11 +425,14 @@ def test_the_command_each_page_runs(tmp_path: Path, monkeypatch) -> None:
     command = serve.dashboard_command(args)
     assert command == (
         f"exec env {cli.FORCE_TTY}=1 {sys.executable} -c {shlex.quote(serve.OWN_GROUP)}"
-        f" dashboard --poll --stall-after 90s -- {tmp_path}/proj"
+        f" dashboard --poll --read-only --stall-after 90s -- {tmp_path}/proj"
     )
     assert serve.FORCE_TTY == cli.FORCE_TTY
     bare = serve.dashboard_command(Namespace(path=None))
-    assert bare.endswith(f" dashboard -- {tmp_path}")
+    assert bare.endswith(f" dashboard --read-only -- {tmp_path}")
+    # marks and notes only with --allow-writes
+    allowed = serve.dashboard_command(Namespace(path=None, allow_writes=True))
+    assert allowed.endswith(f" dashboard -- {tmp_path}")
     # several projects: every PATH, and the scanned directory with its depth
     several = Namespace(path="a", paths=["a", "-b"], scan="code", depth=2, poll=False)
     assert (
@@ -438,7 +441,7 @@ def test_the_command_each_page_runs(tmp_path: Path, monkeypatch) -> None:
         )
         if isinstance(several, str)
         else serve.dashboard_command(several).endswith(
-            f" dashboard --scan {tmp_path}/code --depth 2 -- {tmp_path}/a {tmp_path}/-b"
+            f" dashboard --scan {tmp_path}/code --depth 2 --read-only -- {tmp_path}/a {tmp_path}/-b"
         )
     )
 

@@ -15,3 +15,4 @@ class Prefs:
     editor: str | None = None  # a command line: opens a finding's file before $VISUAL/$EDITOR
     config: Path | None = None  # the file a theme picked in the app is remembered in
     problems: tuple[str, ...] = ()  # what was wrong with the file (shown once the app is up)
+    read_only: bool = False  # no marks or notes written into ocr.db (--read-only, read_only)

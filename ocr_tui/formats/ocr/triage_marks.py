@@ -82,11 +82,12 @@ class NoteAdd(msgspec.Struct, frozen=True, tag="note", kw_only=True):
     session: str
     target: str  # session | round | finding | run | file
     text: str
-    at: str
+    at: str  # created_at (and updated_at)
     round: int | None = None
     finding: str | None = None
     run: int | None = None
     path: str | None = None
+    remove: bool = False  # the undo of an add: the note added at `at` with `text`, removed
 
 
 class NoteEdit(msgspec.Struct, frozen=True, tag="note-edit", kw_only=True):
@@ -297,6 +298,13 @@ def _apply(con: sqlite3.Connection, m: Mark) -> None:
         _need(con, "user_notes", {"target_type", "target_id", "content", "created_at",
                                   "updated_at"}, "an OCR store before 1.5")  # fmt: skip
         kind, target = note_target(con, m)
+        if m.remove:
+            con.execute(
+                "DELETE FROM user_notes WHERE target_type = ? AND target_id = ? AND content = ? "
+                "AND created_at = ?",
+                (kind, target, m.text[:MAX_NOTE], m.at),
+            )
+            return
         if not m.text.strip():
             raise Refused("an empty note: nothing written")
         con.execute(
@@ -377,7 +385,7 @@ def _state(con: sqlite3.Connection, m: Mark) -> str:
             "AND created_at = ?",
             (kind, target, m.text[:MAX_NOTE], m.at),
         ).fetchone()
-        return IN if row else GONE
+        return IN if bool(row) != m.remove else GONE
     row = con.execute("SELECT content, updated_at FROM user_notes WHERE id = ?", (m.note,))
     got = row.fetchone()
     if m.text is None:

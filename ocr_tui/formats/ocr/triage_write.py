@@ -78,7 +78,7 @@ def key_of(m: Mark) -> str:
         digest = hashlib.sha256(_ENC.encode(m.rows)).hexdigest()[:16]
         return f"restore\x00{digest}"
     digest = hashlib.sha256(m.text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    return f"note-add\x00{m.session}\x00{m.at}\x00{digest}"
+    return f"note-add\x00{m.session}\x00{m.target}\x00{m.at}\x00{digest}"
 
 
 def _write_locked(path: Path) -> bool:

@@ -176,8 +176,14 @@ def cell_text(key: str, f: Finding, compact: bool) -> str:
     raise KeyError(key)
 
 
-def finding_cells(f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[str]) -> list[Text]:
-    """One row, a cell for each of `keys` (`columns`' keys), laid out as `layout` says."""
+SELECTED = "● "  # before the title of a finding selected with space
+
+
+def finding_cells(
+    f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[str], selected: bool = False
+) -> list[Text]:
+    """One row, a cell for each of `keys` (`columns`' keys), laid out as `layout` says;
+    `selected`: the title starts with SELECTED (in its width)."""
     muted = style("foreground-muted")
     resolved = not is_own(f)  # the round before's (resolved, or pending: muted alike)
     compact = layout.compact
@@ -194,7 +200,12 @@ def finding_cells(f: Finding, layout: Plan, style: ThemeStyle, keys: Sequence[st
             text = cell_text(key, f, compact)
             cell = Text(text, style=muted if f.evolution in (None, "resolved", "pending") else "")
         elif key == "title":
-            cell = Text(clip_end(safe_line(f.title), layout.title), style=muted if resolved else "")
+            if selected:
+                cell = Text(SELECTED, style=style("accent", bold=True))
+                cell.append(clip_end(safe_line(f.title), max(layout.title - 2, 1)))
+            else:
+                title = clip_end(safe_line(f.title), layout.title)
+                cell = Text(title, style=muted if resolved else "")
         elif key == "where":
             # narrow: the file's name and line, not the folder it starts with
             # directories go from the middle; the file's name and line stay whole

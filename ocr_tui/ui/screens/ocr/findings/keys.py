@@ -1,5 +1,6 @@
 """The findings screen's keys: the filters (severity, blockers, triage, search), the sort,
-the editor, the clipboard, the round before or after, and Esc (the search first)."""
+the editor, the triage marks and notes written into ocr.db (`marks.py`), the clipboard, the
+round before or after, and Esc (the search first)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,18 @@ BINDINGS = [
     ),
     Binding("S", "reverse_sort", "Reverse sort", id="findings.reverse", show=False),
     Binding("e", "edit", "Editor", id="findings.edit"),
+    Binding(
+        "m", "mark", "Mark", id="findings.mark",
+        tooltip="The finding's triage in ocr.db (or the selected findings'): a state OCR's "
+        "store allows, or clear (x)",
+    ),
+    Binding("M", "clear_mark", "Clear mark", id="findings.clear_mark", show=False),
+    Binding(
+        "space", "select", "Select", id="findings.select", show=False,
+        tooltip="Select the finding (m marks every selected one)",
+    ),
+    Binding("n", "note", "Note", id="findings.note", tooltip="A note on the finding (ocr.db)"),
+    Binding("u", "undo_mark", "Undo mark", id="findings.undo", show=False),
     Binding("y", "copy_location", "Copy file:line", id="findings.copy", show=False),
     Binding("[", "step(-1)", "Prev round", id="findings.prev", show=False),
     Binding("]", "step(1)", "Next round", id="findings.next", show=False),

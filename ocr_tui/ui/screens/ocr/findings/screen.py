@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Input, Static
 from ocr_tui.core import rounds
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.api import Finding, Loaded, read_round
+from ocr_tui.formats.ocr.api import Finding, Loaded, allowed_states, read_round
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
     FindingsTarget,
@@ -49,6 +49,7 @@ from ocr_tui.ui.screens.ocr.findings.cells import (
     finding_cells,
     plan,
 )
+from ocr_tui.ui.screens.ocr.findings.marks import FindingsMarks
 from ocr_tui.ui.screens.ocr.findings.view import FindingsQuery, count_text, no_match
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
 from ocr_tui.ui.style import removed_banner, theme_style
@@ -68,7 +69,7 @@ class FindingsPane(Vertical):
 
 
 @router.route(FindingsTarget)
-class FindingsScreen(FindingsActions, RoundReaderScreen):
+class FindingsScreen(FindingsMarks, FindingsActions, RoundReaderScreen):
     """`FindingsScreen(session_id, number, path)`: the findings of one round."""
 
     BINDINGS = findings_keys.BINDINGS
@@ -134,6 +135,8 @@ class FindingsScreen(FindingsActions, RoundReaderScreen):
         super().after_mount()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.writes_disabled(action):
+            return False
         if action == "cycle_triage" and not self._triage:
             return False  # no triage in this round: nothing to filter
         if action == "search" and isinstance(self.focused, Input):
@@ -141,6 +144,8 @@ class FindingsScreen(FindingsActions, RoundReaderScreen):
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if why := self.writes_disabled(action):
+            return why
         if action == "cycle_triage":
             return "No triage in this round: OCR's web dashboard records it in ocr.db."
         return super().explain_disabled(action, parameters)
@@ -149,10 +154,11 @@ class FindingsScreen(FindingsActions, RoundReaderScreen):
 
     def read_blocking(
         self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
-    ) -> Loaded:
-        return read_round(session_dir, number, db_path, sid)
+    ) -> tuple[Loaded, tuple[str, ...]]:
+        return read_round(session_dir, number, db_path, sid), allowed_states(db_path, "finding")
 
-    async def apply_read(self, loaded: Loaded) -> None:
+    async def apply_read(self, read: tuple[Loaded, tuple[str, ...]]) -> None:
+        loaded, self.finding_states = read
         self.findings, self.source, self.problems = loaded.findings, loaded.source, loaded.problems
         found = self.findings or []
         keys = self._column_keys(
@@ -229,8 +235,8 @@ class FindingsScreen(FindingsActions, RoundReaderScreen):
             labels = COMPACT_LABELS if layout.compact else FULL_LABELS
             self.query_one("#findings", DrillTable).set_labels(labels)
         style = partial(theme_style, self)
-        keys = self._keys
-        self._fill([(f.id, finding_cells(f, layout, style, keys)) for f in shown])
+        keys, picked = self._keys, self.selected
+        self._fill([(f.id, finding_cells(f, layout, style, keys, f.id in picked)) for f in shown])
         self._show_empty(
             "No findings in this round."
             if not self.findings

@@ -1,0 +1,165 @@
+"""Triage from the keyboard on the findings screen: `m` and a state's key mark the finding at
+the cursor in ocr.db (as OCR's dashboard writes it) and the table shows it; space selects
+several, `m` marks them all; `u` undoes; `M` clears; `n` writes a note; Esc in the picker
+changes nothing; `--read-only` writes nothing. A snapshot of the picker."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from ocr_tui.cli import make_app
+from ocr_tui.core.prefs import Prefs
+from ocr_tui.core.project import Project
+from ocr_tui.ui.navigation import FindingsTarget
+from ocr_tui.ui.screens.ocr.findings.screen import FindingsScreen
+from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
+from ocr_tui.ui.screens.ocr.triage.picker import StatePicker
+from ocr_tui.ui.widgets.drill_table import DrillTable
+
+from .builders import SIZE, fixed_clock, loaded, wait_until
+
+SIM = "2026-11-22-main"  # the simulator's closed review of two rounds, parsed into ocr.db
+
+
+@pytest.fixture
+def root(sim_root: Path, tmp_path: Path) -> Path:
+    copy = tmp_path / "sim"
+    shutil.copytree(sim_root, copy, symlinks=True)
+    return copy
+
+
+def db_rows(root: Path, sql: str) -> list[tuple]:
+    con = sqlite3.connect(f"file:{root / '.ocr' / 'data' / 'ocr.db'}?mode=ro", uri=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def statuses(root: Path) -> dict[str, str]:
+    """review_findings title -> its user_finding_progress status, round 1 of SIM."""
+    return dict(
+        db_rows(
+            root,
+            f"""
+        SELECT f.title, p.status FROM user_finding_progress p
+        JOIN review_findings f ON f.id = p.finding_id
+        JOIN reviewer_outputs o ON o.id = f.reviewer_output_id
+        JOIN review_rounds r ON r.id = o.round_id
+        WHERE r.session_id = '{SIM}' AND r.round_number = 1""",
+        )
+    )
+
+
+async def open_findings(pilot: Pilot) -> FindingsScreen:
+    app = pilot.app
+    await loaded(pilot)
+    app.open_target(FindingsTarget(SIM, 1, "rounds/round-1"))
+    await wait_until(pilot, lambda: isinstance(app.screen, FindingsScreen),
+                     what="the findings screen to open")  # fmt: skip
+    screen = app.screen
+    await wait_until(pilot, lambda: screen.loads > 0 and screen.findings,
+                     what="round 1's findings to be read")  # fmt: skip
+    await pilot.pause()
+    return screen
+
+
+def cursor_title(screen: FindingsScreen) -> str:
+    f = screen.cursor_finding()
+    assert f is not None
+    return f.title
+
+
+def triage_cell(screen: FindingsScreen, title: str) -> str:
+    f = next(f for f in screen.findings if f.title == title)
+    return f.triage or ""
+
+
+async def test_mark_undo_clear_select_and_note(root: Path) -> None:
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        first = cursor_title(screen)
+        original = statuses(root)
+        want, key = ("wont_fix", "w") if original.get(first) == "fixed" else ("fixed", "f")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the state picker")  # fmt: skip
+        await pilot.press(key)
+        await wait_until(pilot, lambda: statuses(root).get(first) == want,
+                         what="the finding's rows marked in ocr.db")  # fmt: skip
+        await wait_until(pilot, lambda: triage_cell(screen, first) == want,
+                         what="the table to show the mark")  # fmt: skip
+        await pilot.press("u")
+        await wait_until(pilot, lambda: statuses(root) == original,
+                         what="u to put the mark back as it was")  # fmt: skip
+        # Space selects two, `m a` marks both.
+        table = screen.query_one("#findings", DrillTable)
+        table.move_cursor(row=0, animate=False)
+        await pilot.press("space", "space")
+        assert len(screen.selected) == 2
+        picked = [f.title for f in screen.shown if f.id in screen.selected]
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the state picker")  # fmt: skip
+        await pilot.press("a")
+        await wait_until(
+            pilot, lambda: all(statuses(root).get(t) == "acknowledged" for t in picked),
+            what="both selected findings acknowledged in ocr.db",
+        )  # fmt: skip
+        assert screen.selected == frozenset()
+        # `M` clears the one at the cursor; Esc in the picker changes nothing.
+        table.move_cursor(row=0, animate=False)
+        at_cursor = cursor_title(screen)
+        await pilot.press("M")
+        await wait_until(pilot, lambda: at_cursor not in statuses(root),
+                         what="M to clear the finding's mark")  # fmt: skip
+        now = statuses(root)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the state picker")  # fmt: skip
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is screen, what="the picker to close")
+        assert statuses(root) == now
+        # `n`: a note on the finding.
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor),
+                         what="the note editor")  # fmt: skip
+        await pilot.press(*"looks fixed")
+        await pilot.press("ctrl+s")
+        await wait_until(
+            pilot,
+            lambda: db_rows(root, "SELECT target_type, content FROM user_notes"
+                            " WHERE content = 'looks fixed'") == [("finding", "looks fixed")],
+            what="the note in user_notes",
+        )  # fmt: skip
+
+
+async def test_read_only_writes_nothing(root: Path) -> None:
+    db = root / ".ocr" / "data" / "ocr.db"
+    before = db.read_bytes()
+    app = make_app(Project(root), clock=fixed_clock, prefs=Prefs(read_only=True))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_findings(pilot)
+        await pilot.press("m", "f", "space", "n")
+        await pilot.pause()
+        assert app.screen is screen  # no picker, no editor
+        assert db.read_bytes() == before
+
+
+def test_snapshot_state_picker(snap_compare, root: Path) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_findings(pilot)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, StatePicker),
+                         what="the state picker")  # fmt: skip
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(Project(root), clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
