@@ -171,9 +171,23 @@ async def run_stream(scope: Scope, args: argparse.Namespace, stream: Stream) -> 
             raise exc
 
 
+def settle_journals(scope: Scope) -> None:
+    """Write again each mark of the user's that a concurrent OCR write dropped from one of
+    the projects' ocr.db (`core.journal`; nothing is imported when there is none)."""
+    from ocr_tui.core.journal import Journal
+
+    for project in scope.projects:
+        if Journal(project.db_path).pending():
+            from ocr_tui.formats.ocr import api
+
+            api.settle_marks(project.db_path)
+
+
 def run_watch(scope: Scope, args: argparse.Namespace, stream: Stream | None = None) -> None:
     """`run_stream` (of `stream_jsonl` unless told otherwise) in its own event loop; SIGTERM
     stops it as Ctrl-C does (`Terminated`)."""
+    if not getattr(getattr(args, "settings", None), "read_only", False):
+        settle_journals(scope)  # the user's marks a concurrent OCR write dropped: again
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
         asyncio.run(run_stream(scope, args, stream or stream_jsonl))

@@ -148,6 +148,9 @@ class OcrTuiApp(DemoMode, LiveApp):
             self.action_demo()
         elif self.project is not None:
             self.watch_first()
+            from ocr_tui.ui.marks_keeper import keep
+
+            keep(self, self.project.db_path)  # marks an earlier ocr-tui left to write again
         else:
             self.look_for_project()
 

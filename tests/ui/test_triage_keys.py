@@ -163,3 +163,126 @@ def test_snapshot_state_picker(snap_compare, root: Path) -> None:
 
     app = make_app(Project(root), clock=fixed_clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_mark_dropped_before_the_start_is_written_again(root: Path) -> None:
+    """A mark an earlier ocr-tui wrote, dropped since by a late OCR write: the dashboard
+    writes it again from the journal, without a key."""
+    import os
+
+    from ocr_tui.formats.ocr import api
+    from ocr_tui.formats.ocr.api import FindingMark
+
+    db = root / ".ocr" / "data" / "ocr.db"
+    rounds = api.read_rounds(str(root / ".ocr" / "sessions" / SIM), db, SIM)
+    f = next(f for f in rounds[0].current if (f.triage or "") != "wont_fix")
+    old = db.read_bytes()
+    api.write_mark(db, FindingMark(session=SIM, round=1, finding=f.id, status="wont_fix",
+                                   at=api.now_sql()))  # fmt: skip
+    tmp = db.with_name(f"ocr.db.{os.getpid()}.tmp")
+    tmp.write_bytes(old)
+    os.rename(tmp, db)  # the late OCR write
+    assert statuses(root).get(f.title) != "wont_fix"
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        await wait_until(pilot, lambda: statuses(root).get(f.title) == "wont_fix",
+                         what="the journal's mark written again")  # fmt: skip
+
+
+def test_watch_writes_a_dropped_mark_again_at_start(root: Path) -> None:
+    import os
+
+    from ocr_tui.core.scope import Scope
+    from ocr_tui.formats.ocr import api
+    from ocr_tui.formats.ocr.api import RoundMark
+    from ocr_tui.watch_stream import settle_journals
+
+    db = root / ".ocr" / "data" / "ocr.db"
+    old = db.read_bytes()
+    api.write_mark(db, RoundMark(session=SIM, round=1, status="dismissed", at=api.now_sql()))
+    tmp = db.with_name(f"ocr.db.{os.getpid()}.tmp")
+    tmp.write_bytes(old)
+    os.rename(tmp, db)
+    settle_journals(Scope((Project(root),)))
+    got = db_rows(
+        root,
+        f"SELECT p.status FROM user_round_progress p JOIN review_rounds r ON"
+        f" r.id = p.round_id WHERE r.session_id = '{SIM}' AND r.round_number = 1",
+    )
+    assert got == [("dismissed",)]
+
+
+def round_status(root: Path, number: int) -> str | None:
+    got = db_rows(
+        root,
+        f"SELECT p.status FROM user_round_progress p JOIN review_rounds r ON"
+        f" r.id = p.round_id WHERE r.session_id = '{SIM}' AND r.round_number = {number}",
+    )
+    return got[0][0] if got else None
+
+
+async def test_round_triage_and_a_session_note_on_the_session_screen(root: Path) -> None:
+    from ocr_tui.ui.navigation import SessionTarget
+    from ocr_tui.ui.screens.session.screen import SessionScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(SessionTarget(SIM))
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen),
+                         what="the session screen")  # fmt: skip
+        screen = app.screen
+        await pilot.pause()
+        sid, number, before = screen.round_at_cursor()
+        want, key = ("in_progress", "i") if before != "in_progress" else ("dismissed", "d")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the round's state picker")  # fmt: skip
+        await pilot.press(key)
+        await wait_until(pilot, lambda: round_status(root, number) == want,
+                         what="the round's triage in ocr.db")  # fmt: skip
+        await wait_until(pilot, lambda: screen.view.round(number).triage == want,
+                         what="the session's view to follow")  # fmt: skip
+        await pilot.press("u")
+        await wait_until(pilot, lambda: round_status(root, number) == before,
+                         what="u to put the round's triage back")  # fmt: skip
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor),
+                         what="the note editor")  # fmt: skip
+        await pilot.press(*"ask Ana", "ctrl+s")
+        await wait_until(
+            pilot,
+            lambda: db_rows(root, "SELECT target_type, target_id FROM user_notes WHERE content"
+                            " = 'ask Ana'") == [("session", SIM)],
+            what="the session's note in user_notes",
+        )  # fmt: skip
+
+
+async def test_round_triage_in_the_reviews_view(root: Path) -> None:
+    from ocr_tui.ui.navigation import ReviewsTarget
+    from ocr_tui.ui.screens.ocr.reviews.screen import ReviewsScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(ReviewsTarget(session_id=SIM))
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewsScreen),
+                         what="the Reviews view")  # fmt: skip
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.round_at_cursor() is not None,
+                         what="a round at the cursor")  # fmt: skip
+        sid, number, before = screen.round_at_cursor()
+        assert sid == SIM
+        want, key = ("dismissed", "d") if before != "dismissed" else ("acknowledged", "a")
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the round's state picker")  # fmt: skip
+        await pilot.press(key)
+        await wait_until(pilot, lambda: round_status(root, number) == want,
+                         what="the round's triage in ocr.db")  # fmt: skip
+        await wait_until(
+            pilot, lambda: next(r for r in screen.rows if r.session_id == SIM
+                                and r.number == number).triage == want,
+            what="the Reviews view to show it",
+        )  # fmt: skip

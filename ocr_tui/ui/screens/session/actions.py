@@ -44,6 +44,16 @@ KEYS = [
         id="session.reviews",
         tooltip="Every round of every OCR session, at this session's latest",
     ),
+    Binding(
+        "t",
+        "mark_round",
+        "Triage round",
+        id="session.triage",
+        tooltip="The triage of the round under the cursor (else the latest) in ocr.db: needs "
+        "review, in progress, changes made, acknowledged, dismissed, or clear (x)",
+    ),  # fmt: skip
+    Binding("n", "note_session", "Note", id="session.note", tooltip="A note on the session"),
+    Binding("u", "undo_mark", "Undo mark", id="session.undo", show=False),
 ]
 
 

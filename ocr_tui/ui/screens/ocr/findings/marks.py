@@ -16,7 +16,7 @@ from ocr_tui.formats.ocr import api
 from ocr_tui.formats.ocr.api import Finding, is_own
 from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
 from ocr_tui.ui.screens.ocr.triage.picker import CLEAR, FINDING_WORDS, StatePicker, choices
-from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only
+from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only, store_id
 
 WRITES = ("mark", "clear_mark", "select", "note", "undo_mark")
 
@@ -74,8 +74,9 @@ class FindingsMarks(MarkWriter):
         self.refresh_rows()
 
     def _finding_mark(self, f: Finding, status: str | None, at: str) -> api.FindingMark:
+        sid = store_id(self.app, self.session_id)
         return api.FindingMark(
-            session=self.session_id, round=self.round_number, finding=f.id, status=status, at=at
+            session=sid, round=self.round_number, finding=f.id, status=status, at=at
         )
 
     def action_select(self) -> None:
@@ -99,7 +100,7 @@ class FindingsMarks(MarkWriter):
     def _note(self, f: Finding, text: str | None) -> None:
         if text is None:
             return
-        note = api.NoteAdd(session=self.session_id, target="finding", text=text,
+        note = api.NoteAdd(session=store_id(self.app, self.session_id), target="finding", text=text,
                            at=api.now_sql(), round=self.round_number, finding=f.id)  # fmt: skip
         undo = msgspec.structs.replace(note, remove=True)
         self.write_marks(self.session_id, [note], [undo], "Note added")

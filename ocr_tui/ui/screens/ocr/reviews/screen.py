@@ -50,6 +50,7 @@ from ocr_tui.ui.screens.ocr.reviews.cells import (
     labels,
     review_cells,
 )
+from ocr_tui.ui.screens.ocr.triage.rounds import RoundMarks
 from ocr_tui.ui.style import theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import selected_key
@@ -62,7 +63,7 @@ CRUMBS: list[tuple[str, Target | None]] = [("Sessions", SessionListTarget()), ("
 
 
 @router.route(ReviewsTarget)
-class ReviewsScreen(Screen):
+class ReviewsScreen(RoundMarks, Screen):
     """Every round of every session; `ReviewsScreen()`."""
 
     CSS_PATH = [DrilldownScreen.CSS_PATH, RECORDS_CSS]
@@ -87,6 +88,13 @@ class ReviewsScreen(Screen):
             "suggestions → triage",
         ),
         Binding("S", "reverse_sort", "Reverse sort", id="reviews.reverse", show=False),
+        Binding(
+            "m", "mark_round", "Mark", id="reviews.mark",
+            tooltip="The round's triage in ocr.db: needs review, in progress, changes made, "
+            "acknowledged, dismissed (as OCR's store allows), or clear (x)",
+        ),
+        Binding("n", "note_round", "Note", id="reviews.note", tooltip="A note on the round"),
+        Binding("u", "undo_mark", "Undo mark", id="reviews.undo", show=False),
         Binding(
             "p", "cycle_project", "Project", id="reviews.project",
             tooltip="All projects → each project → … (with several projects)",
@@ -201,7 +209,21 @@ class ReviewsScreen(Screen):
     def projects(self) -> list[str]:
         return sorted({r.project for r in self.rows if r.project})
 
+    def round_at_cursor(self) -> tuple[str, int, str | None] | None:
+        found = self.query("#reviews")
+        if not found:
+            return None  # not composed yet
+        table = found.first(FitTable)
+        key = table.cursor_key if table.display and table.row_count else None
+        row = next((r for r in self.shown if r.key == key), None)
+        return None if row is None else (row.session_id, row.number, row.triage)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        return self.round_writes_disabled(action)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.round_writes_disabled(action):
+            return False
         if action == "cycle_project":  # one project: nothing to choose
             return self.query_state.project != "all" or len(self.projects()) > 1
         if action == "search" and isinstance(self.focused, Input):

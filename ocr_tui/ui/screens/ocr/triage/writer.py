@@ -20,6 +20,15 @@ def read_only(app) -> bool:
     return bool(getattr(getattr(app, "prefs", None), "read_only", False))
 
 
+def store_id(app, session_id: str) -> str:
+    """The session's id in its project's ocr.db (with several projects the app's ids start
+    with the project's name)."""
+    from ocr_tui.core.view import own_id
+
+    view = (getattr(app, "sessions", None) or {}).get(session_id)
+    return own_id(session_id, getattr(view, "project", None)) if view is not None else session_id
+
+
 def db_of(app, session_id: str) -> Path | None:
     """The `ocr.db` of the session's project (it may not exist: the write says so)."""
     project_of = getattr(app, "project_of", None)
@@ -73,7 +82,10 @@ class MarkWriter:
             self.notify(safe_line(problem), severity="warning" if pending else "error",
                         timeout=8, markup=False)  # fmt: skip
         if done:
+            from ocr_tui.ui.marks_keeper import keep
+
             self.marks_changed()
+            keep(self.app, db_of(self.app, session_id))  # until each mark is known safe
 
     def marks_changed(self) -> None:
         """Read the screen's data again (the watcher also sees the file change)."""
