@@ -286,3 +286,26 @@ async def test_round_triage_in_the_reviews_view(root: Path) -> None:
                                 and r.number == number).triage == want,
             what="the Reviews view to show it",
         )  # fmt: skip
+
+
+async def test_mark_and_note_on_one_findings_screen(root: Path) -> None:
+    from ocr_tui.ui.navigation import FindingTarget
+    from ocr_tui.ui.screens.ocr.finding.screen import FindingScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        findings = await open_findings(pilot)
+        f = findings.cursor_finding()
+        want, key = ("read", "r") if f.triage != "read" else ("unread", "u")
+        app.open_target(FindingTarget(SIM, 1, "rounds/round-1", f.id))
+        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen)
+                         and app.screen.finding is not None, what="the finding's screen")  # fmt: skip
+        screen = app.screen
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
+                         what="the state picker")  # fmt: skip
+        await pilot.press(key)
+        await wait_until(pilot, lambda: statuses(root).get(f.title) == want,
+                         what="the finding marked in ocr.db")  # fmt: skip
+        await wait_until(pilot, lambda: screen.finding.triage == want,
+                         what="the finding's screen to show it")  # fmt: skip

@@ -46,6 +46,7 @@ from ocr_tui.ui.screens.base.drilldown import Crumb
 from ocr_tui.ui.screens.ocr.editor_launch import open_in_editor
 from ocr_tui.ui.screens.ocr.findings.view import display_markdown, says
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen, way_in
+from ocr_tui.ui.screens.ocr.triage.finding_marks import FindingMarks
 from ocr_tui.ui.style import removed_banner
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.key_footer import KeyFooter
@@ -109,13 +110,17 @@ def source_file(view: SessionView | None, round_path: str, f: Finding) -> str | 
 
 
 @router.route(FindingTarget)
-class FindingScreen(RoundReaderScreen):
+class FindingScreen(FindingMarks, RoundReaderScreen):
     """`FindingScreen(session_id, number, path, finding_id)`."""
 
     BINDINGS = [
         Binding("e", "edit", "Editor", id="finding.edit"),
         Binding("y", "copy_location", "Copy file:line", id="finding.copy", show=False),
         Binding("o", "open_source", "Source file", id="finding.source"),
+        Binding("m", "mark", "Mark", id="finding.mark", tooltip="Its triage in ocr.db"),
+        Binding("M", "clear_mark", "Clear mark", id="finding.clear_mark", show=False),
+        Binding("n", "note", "Note", id="finding.note", tooltip="A note on the finding"),
+        Binding("u", "undo_mark", "Undo mark", id="finding.undo", show=False),
         Binding("[", "step(-1)", "Prev finding", id="finding.prev"),
         Binding("]", "step(1)", "Next finding", id="finding.next"),
         Binding("j", "scroll(1)", "Down", id="finding.down", show=False),
@@ -266,8 +271,13 @@ class FindingScreen(RoundReaderScreen):
         order = [i for i in self.table_order if i in self.order] or self.order
         return order if self.finding_id in order else self.order
 
+    def chosen_findings(self) -> list[Finding]:
+        return [self.finding] if self.finding is not None and not self.gone else []
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`[` / `]` only where there is a finding before / after (not known yet: shown)."""
+        if self.writes_disabled(action):
+            return False
         if action == "step" and parameters and isinstance(parameters[0], int):
             order = self._step_order()
             if self.finding_id in order:
@@ -275,6 +285,8 @@ class FindingScreen(RoundReaderScreen):
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if why := self.writes_disabled(action):
+            return why
         if action == "step" and parameters and isinstance(parameters[0], int):
             return f"No {'earlier' if parameters[0] < 0 else 'later'} finding."
         return super().explain_disabled(action, parameters)
