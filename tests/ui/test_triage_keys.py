@@ -298,8 +298,11 @@ async def test_mark_and_note_on_one_findings_screen(root: Path) -> None:
         f = findings.cursor_finding()
         want, key = ("read", "r") if f.triage != "read" else ("unread", "u")
         app.open_target(FindingTarget(SIM, 1, "rounds/round-1", f.id))
-        await wait_until(pilot, lambda: isinstance(app.screen, FindingScreen)
-                         and app.screen.finding is not None, what="the finding's screen")  # fmt: skip
+        await wait_until(
+            pilot,
+            lambda: isinstance(app.screen, FindingScreen) and app.screen.finding is not None,
+            what="the finding's screen",
+        )
         screen = app.screen
         await pilot.press("m")
         await wait_until(pilot, lambda: isinstance(app.screen, StatePicker),
