@@ -312,3 +312,43 @@ async def test_mark_and_note_on_one_findings_screen(root: Path) -> None:
                          what="the finding marked in ocr.db")  # fmt: skip
         await wait_until(pilot, lambda: screen.finding.triage == want,
                          what="the finding's screen to show it")  # fmt: skip
+
+
+MAP_SIM = "2026-11-19-feat-billing-webhooks"  # the simulator's map session, in ocr.db
+
+
+def reviewed(root: Path) -> dict[str, int]:
+    return dict(
+        db_rows(
+            root,
+            f"""
+        SELECT f.file_path, p.is_reviewed FROM user_file_progress p
+        JOIN map_files f ON f.id = p.map_file_id JOIN map_sections s ON s.id = f.section_id
+        JOIN map_runs r ON r.id = s.map_run_id WHERE r.session_id = '{MAP_SIM}'""",
+        )
+    )
+
+
+async def test_a_map_file_marked_reviewed_and_back(root: Path) -> None:
+    from ocr_tui.ui.navigation import MapRunTarget
+    from ocr_tui.ui.screens.ocr.map_run.screen import MapRunScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(MapRunTarget(MAP_SIM, 1, "map/runs/run-1"))
+        await wait_until(pilot, lambda: isinstance(app.screen, MapRunScreen),
+                         what="the map run screen")  # fmt: skip
+        screen = app.screen
+        await wait_until(pilot, lambda: screen.loads > 0 and screen.cursor_file() is not None,
+                         what="the map run's files")  # fmt: skip
+        file = screen.cursor_file()
+        was = reviewed(root).get(file.path, 0)
+        await pilot.press("m")
+        await wait_until(pilot, lambda: reviewed(root).get(file.path) == (0 if was else 1),
+                         what="the file's reviewed mark in ocr.db")  # fmt: skip
+        await wait_until(pilot, lambda: screen.cursor_file().reviewed == (not was),
+                         what="the files table to show it")  # fmt: skip
+        await pilot.press("u")
+        await wait_until(pilot, lambda: reviewed(root).get(file.path, 0) == was,
+                         what="u to put it back")  # fmt: skip

@@ -239,6 +239,8 @@ def apply(con: sqlite3.Connection, m: Mark) -> None:
         _apply(con, m)
     except sqlite3.IntegrityError as exc:
         raise Refused(f"ocr.db refused the mark ({exc}): nothing written") from None
+    except sqlite3.OperationalError as exc:  # e.g. a table without OCR's UNIQUE constraint
+        raise Refused(f"ocr.db's schema is not OCR's ({exc}): nothing written") from None
 
 
 def _apply(con: sqlite3.Connection, m: Mark) -> None:

@@ -46,6 +46,7 @@ from ocr_tui.ui.screens.ocr.map_run.view import (
     section_rows,
 )
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
+from ocr_tui.ui.screens.ocr.triage.file_marks import FileMarks
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.fit_table import FitTable
@@ -55,7 +56,7 @@ RECORDS_CSS = RoundReaderScreen.CSS_PATH.with_name("records.tcss")
 
 
 @router.route(MapRunTarget)
-class MapRunScreen(RoundReaderScreen):
+class MapRunScreen(FileMarks, RoundReaderScreen):
     """`MapRunScreen(session_id, number, path)`: map run `number` in directory `path`
     (`map/runs/run-1`)."""
 
@@ -66,6 +67,12 @@ class MapRunScreen(RoundReaderScreen):
     # fmt: off
     BINDINGS = [
         Binding("e", "edit", "Editor", id="map.edit", tooltip="The file at the cursor"),
+        Binding(
+            "m", "mark_file", "Reviewed", id="map.mark",
+            tooltip="Mark the file at the cursor reviewed, or not (ocr.db, as OCR's dashboard)",
+        ),
+        Binding("n", "note_file", "Note", id="map.note", tooltip="A note on the file"),
+        Binding("u", "undo_mark", "Undo mark", id="map.undo", show=False),
         Binding(
             "[", "step(-1)", "Prev run", id="map.prev", show=False,
             tooltip="The map run before, in place",
@@ -248,6 +255,14 @@ class MapRunScreen(RoundReaderScreen):
         self.action_edit()
 
     # -- actions ----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.file_writes_disabled(action):
+            return False
+        return super().check_action(action, parameters)
+
+    def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        return self.file_writes_disabled(action) or super().explain_disabled(action, parameters)
 
     def cursor_file(self) -> MapFile | None:
         files = self.query_one("#map-files", FitTable)
