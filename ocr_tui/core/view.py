@@ -170,6 +170,7 @@ class Note(msgspec.Struct, kw_only=True, gc=False):
     run: int | None = None
     section: int | None = None
     key: str | None = None
+    id: int | None = None  # ocr.db's user_notes.id (what an edit or a deletion names)
 
 
 class Fact(msgspec.Struct, kw_only=True, gc=False):

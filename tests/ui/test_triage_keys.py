@@ -352,3 +352,65 @@ async def test_a_map_file_marked_reviewed_and_back(root: Path) -> None:
         await pilot.press("u")
         await wait_until(pilot, lambda: reviewed(root).get(file.path, 0) == was,
                          what="u to put it back")  # fmt: skip
+
+
+async def test_a_session_note_changed_then_deleted(root: Path) -> None:
+    from ocr_tui.ui.navigation import SessionTarget
+    from ocr_tui.ui.screens.ocr.triage.notes_list import NotesList
+    from ocr_tui.ui.screens.session.screen import SessionScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(SessionTarget(SIM))
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen),
+                         what="the session screen")  # fmt: skip
+        screen = app.screen
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), what="note editor")
+        await pilot.press(*"first", "ctrl+s")
+        await wait_until(pilot, lambda: any(n.text == "first" for n in screen.view.notes),
+                         what="the session's view to have the note")  # fmt: skip
+        await pilot.press("N")
+        await wait_until(pilot, lambda: isinstance(app.screen, NotesList), what="the notes list")
+        listing = app.screen
+        listing.query_one("OptionList").highlighted = next(
+            i for i, n in enumerate(listing.notes) if n.text == "first"
+        )
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), what="note editor")
+        await pilot.press("end", *" and second", "ctrl+s")
+        await wait_until(
+            pilot,
+            lambda: (
+                db_rows(root, "SELECT content FROM user_notes WHERE content LIKE 'first%'")
+                == [("first and second",)]
+            ),
+            what="the note changed in ocr.db",
+        )
+        await wait_until(pilot, lambda: any(n.text == "first and second"
+                                            for n in screen.view.notes),
+                         what="the view to follow")  # fmt: skip
+        await pilot.press("N")
+        await wait_until(pilot, lambda: isinstance(app.screen, NotesList), what="the notes list")
+        listing = app.screen
+        listing.query_one("OptionList").highlighted = next(
+            i for i, n in enumerate(listing.notes) if n.text == "first and second"
+        )
+        await pilot.press("d")
+        await wait_until(
+            pilot,
+            lambda: (
+                db_rows(root, "SELECT content FROM user_notes WHERE content LIKE 'first%'") == []
+            ),
+            what="the note deleted from ocr.db",
+        )
+        await pilot.press("u")
+        await wait_until(
+            pilot,
+            lambda: (
+                db_rows(root, "SELECT content FROM user_notes WHERE content LIKE 'first%'")
+                == [("first and second",)]
+            ),
+            what="u to write the deleted note again",
+        )

@@ -162,6 +162,7 @@ def read_run(
 
 from ocr_tui.formats.ocr.triage_marks import (  # noqa: E402  (the section's own names)
     FINDING_STATES,
+    NOTE_TARGETS,
     ROUND_STATES,
     FileMark,
     FindingMark,
@@ -175,9 +176,9 @@ from ocr_tui.formats.ocr.triage_marks import (  # noqa: E402  (the section's own
 )
 
 __all__ += [
-    "FINDING_STATES", "ROUND_STATES", "FileMark", "FindingMark", "Mark", "NoteAdd", "NoteEdit",
-    "Pending", "Refused", "RoundMark", "allowed_states", "describe", "now_sql", "settle_marks",
-    "write_mark",
+    "FINDING_STATES", "NOTE_TARGETS", "ROUND_STATES", "FileMark", "FindingMark", "Mark",
+    "NoteAdd", "NoteEdit", "Pending", "Refused", "RoundMark", "allowed_states", "describe",
+    "now_sql", "settle_marks", "write_mark",
 ]  # fmt: skip
 
 

@@ -110,11 +110,11 @@ def read_notes(con: sqlite3.Connection) -> dict[str, list[StoredNote]]:
     at = "COALESCE(updated_at, created_at)" if {"updated_at", "created_at"} <= cols else "NULL"
     order = "id" if "id" in cols else "rowid"
     rows = con.execute(
-        f"SELECT target_type, target_id, content, {at} FROM user_notes ORDER BY {order}"
+        f"SELECT target_type, target_id, content, {at}, {order} FROM user_notes ORDER BY {order}"
     )
     places = _note_places(con)
     out: dict[str, list[StoredNote]] = {}
-    for kind, target, content, when in rows:
+    for kind, target, content, when, rid in rows:
         kind, text = _as_str(kind), _as_str(content)
         if not kind or not text or not text.strip():
             continue
@@ -125,7 +125,8 @@ def read_notes(con: sqlite3.Connection) -> dict[str, list[StoredNote]]:
         if sid is None:
             continue
         kept = out.setdefault(sid, [])
-        kept.append(StoredNote(target=kind, text=text[:MAX_NOTE_CHARS], at=_as_str(when), **where))
+        kept.append(StoredNote(target=kind, text=text[:MAX_NOTE_CHARS], at=_as_str(when),
+                               id=_as_int(rid) if order == "id" else None, **where))  # fmt: skip
         del kept[:-NOTES_KEPT]
     return out
 

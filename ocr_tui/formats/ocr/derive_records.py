@@ -71,6 +71,7 @@ def notes(state: StoredState | None) -> list[Note]:
             run=n.run,
             section=n.section,
             key=n.key,
+            id=n.id,
         )  # fmt: skip
         for n in (state.notes if state else ())
     ]

@@ -99,6 +99,7 @@ class StoredNote(msgspec.Struct, kw_only=True, frozen=True):
     run: int | None = None
     section: int | None = None
     key: str | None = None
+    id: int | None = None  # user_notes.id: what an edit or a deletion names
 
 
 class StoredState(msgspec.Struct, kw_only=True, frozen=True):

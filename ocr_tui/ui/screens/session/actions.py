@@ -53,6 +53,14 @@ KEYS = [
         "review, in progress, changes made, acknowledged, dismissed, or clear (x)",
     ),  # fmt: skip
     Binding("n", "note_session", "Note", id="session.note", tooltip="A note on the session"),
+    Binding(
+        "N",
+        "edit_notes",
+        "Notes…",
+        id="session.notes",
+        show=False,
+        tooltip="The session's notes: change one (Enter) or delete it (d)",
+    ),  # fmt: skip
     Binding("u", "undo_mark", "Undo mark", id="session.undo", show=False),
 ]
 

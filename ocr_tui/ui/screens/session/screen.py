@@ -43,7 +43,7 @@ from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
 from ocr_tui.ui.screens.base.nothing_to_open import events_reason
 from ocr_tui.ui.screens.base.resume_tick import ResumeTick
 from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
-from ocr_tui.ui.screens.ocr.triage.rounds import RoundMarks
+from ocr_tui.ui.screens.ocr.triage.rounds import NotesEditing, RoundMarks
 from ocr_tui.ui.screens.session.actions import KEYS, SessionActions, no_round
 from ocr_tui.ui.screens.session.cells import WIDE_AT, meta_content, wrap_phrases
 from ocr_tui.ui.screens.session.documents_pane import DocumentsPane
@@ -63,7 +63,7 @@ from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 
 @router.route(SessionTarget)
-class SessionScreen(RoundMarks, ResumeTick, SessionActions, DrilldownScreen):
+class SessionScreen(NotesEditing, RoundMarks, ResumeTick, SessionActions, DrilldownScreen):
     """`SessionScreen(session_id)`."""
 
     BINDINGS = KEYS
@@ -135,7 +135,7 @@ class SessionScreen(RoundMarks, ResumeTick, SessionActions, DrilldownScreen):
         if action == "mark_round":
             view = self.view
             return view is not None and bool(view.rounds)
-        if action == "note_session":
+        if action in ("note_session", "edit_notes"):
             view = self.view
             return view is not None and is_host(view.framework)
         if action == "current_round":
@@ -157,7 +157,7 @@ class SessionScreen(RoundMarks, ResumeTick, SessionActions, DrilldownScreen):
             return why
         if action == "mark_round":
             return "This session has no review round to triage."
-        if action == "note_session":
+        if action in ("note_session", "edit_notes"):
             return "Notes are OCR's (ocr.db): this session is another tool's."
         if action in ("current_round", "latest_findings"):
             return no_round(self.view)

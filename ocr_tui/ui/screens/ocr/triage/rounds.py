@@ -13,7 +13,7 @@ from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
 from ocr_tui.ui.screens.ocr.triage.picker import CLEAR, ROUND_WORDS, StatePicker, choices
 from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only, store_id
 
-ROUND_WRITES = ("mark_round", "note_round", "note_session", "undo_mark")
+ROUND_WRITES = ("mark_round", "note_round", "note_session", "edit_notes", "undo_mark")
 
 
 class RoundMarks(MarkWriter):
@@ -70,3 +70,51 @@ class RoundMarks(MarkWriter):
         if action in ROUND_WRITES and read_only(self.app):
             return "Writing is off (--read-only): marks and notes are not written."
         return None
+
+
+class NotesEditing(MarkWriter):
+    """`N`: the session's notes, to change (Enter) or delete (`d`) one; `u` undoes."""
+
+    def action_edit_notes(self) -> None:
+        from ocr_tui.ui.screens.ocr.triage.notes_list import NotesList
+
+        view = self.view
+        notes = [n for n in (view.notes if view else []) if n.id is not None]
+        if not notes:
+            self.app.bell()
+            self.notify("This session has no note in ocr.db yet (n writes one).", timeout=3,
+                        markup=False)  # fmt: skip
+            return
+        listing = NotesList(f"Notes of {safe_line(store_id(self.app, self.session_id))}",
+                            notes, self.app.now())  # fmt: skip
+        self.app.push_screen(listing, self._note_picked)
+
+    def _note_picked(self, picked) -> None:
+        if picked is None:
+            return
+        how, note = picked
+        if how == "delete":
+            gone = api.NoteEdit(note=note.id, text=None, at=api.now_sql())
+            undo = self._re_add(note)
+            self.write_marks(self.session_id, [gone], [undo] if undo else [], "Note deleted")
+            return
+        editor = NoteEditor("Change the note", note.text)
+        self.app.push_screen(editor, lambda text: self._note_changed(note, text))
+
+    def _note_changed(self, note, text: str | None) -> None:
+        if text is None or text == note.text:
+            return
+        at = api.now_sql()
+        change = api.NoteEdit(note=note.id, text=text, at=at)
+        undo = api.NoteEdit(note=note.id, text=note.text, at=at)
+        self.write_marks(self.session_id, [change], [undo], "Note changed")
+
+    def _re_add(self, note):
+        """What undoes a deletion: the note written again (a section's cannot be: none)."""
+        if note.target not in api.NOTE_TARGETS:
+            return None
+        finding = note.key if note.target == "finding" else None
+        path = note.key if note.target == "file" else None
+        return api.NoteAdd(session=store_id(self.app, self.session_id), target=note.target,
+                           text=note.text, at=api.now_sql(), round=note.round,
+                           finding=finding, run=note.run, path=path)  # fmt: skip
