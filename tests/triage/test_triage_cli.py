@@ -159,3 +159,26 @@ def test_a_mark_a_late_write_dropped_is_written_by_the_next_run(project, capsys)
     assert code == 0
     _, back = _closed_review(project, capsys)
     assert {f["id"]: f.get("triage") for f in back["findings"]}[fid] == "wont_fix"
+
+
+def test_a_blocker_marked_fixed_leaves_the_unresolved_count(project, capsys):
+    """The views follow a mark as any change to ocr.db: status --json's open blockers count
+    a blocker whose mark is cleared, and no longer once it is marked fixed."""
+
+    def open_blockers(sid: str, number: int) -> int:
+        out = _run(capsys, "status", str(project), "--json")[1]
+        session = next(s for s in json.loads(out)["sessions"] if s["id"] == sid)
+        return next(r for r in session["rounds"] if r["number"] == number)["open_blockers"]
+
+    out = _run(capsys, "status", str(project), "--json")[1]
+    sid, number = next((s["id"], r["number"]) for s in json.loads(out)["sessions"]
+                       for r in s.get("rounds", []) if (r.get("blockers") or 0) > 0)  # fmt: skip
+    out = _run(capsys, "findings", str(project), "--session", sid, "--round", str(number),
+               "--blockers", "--json")[1]  # fmt: skip
+    own = [f["id"] for f in json.loads(out)["findings"]
+           if f.get("evolution") not in ("resolved", "pending")]  # fmt: skip
+    for state, want in (("clear", len(own)), ("fixed", 0)):
+        for fid in own:
+            argv = ["triage", str(project), "--session", sid, "--round", str(number), fid, state]
+            assert _run(capsys, *argv)[0] == 0
+        assert open_blockers(sid, number) == want
