@@ -39,6 +39,7 @@ from ocr_tui.ui.app_demo import DemoMode
 from ocr_tui.ui.live import LiveApp
 from ocr_tui.ui.messages import DemoRun, DemoStarted
 from ocr_tui.ui.navigation import DocumentTarget, How, Open, SessionTarget, Target
+from ocr_tui.ui.screens.ocr.triage.keeper import keep as keep_marks
 from ocr_tui.ui.screens.sessions.screen import MainScreen
 
 if TYPE_CHECKING:
@@ -148,9 +149,7 @@ class OcrTuiApp(DemoMode, LiveApp):
             self.action_demo()
         elif self.project is not None:
             self.watch_first()
-            from ocr_tui.ui.marks_keeper import keep
-
-            keep(self, self.project.db_path)  # marks an earlier ocr-tui left to write again
+            keep_marks(self, self.project.db_path)  # an earlier ocr-tui's, to write again
         else:
             self.look_for_project()
 

@@ -43,10 +43,10 @@ from ocr_tui.ui.screens.base.drilldown import DrilldownScreen
 from ocr_tui.ui.screens.base.nothing_to_open import events_reason
 from ocr_tui.ui.screens.base.resume_tick import ResumeTick
 from ocr_tui.ui.screens.ocr.agents.pane import AgentsPane
-from ocr_tui.ui.screens.ocr.triage.rounds import NotesEditing, RoundMarks
 from ocr_tui.ui.screens.session.actions import KEYS, SessionActions, no_round
 from ocr_tui.ui.screens.session.cells import WIDE_AT, meta_content, wrap_phrases
 from ocr_tui.ui.screens.session.documents_pane import DocumentsPane
+from ocr_tui.ui.screens.session.marks import SessionMarks
 from ocr_tui.ui.screens.session.problems_pane import ProblemsPane
 from ocr_tui.ui.screens.session.rounds_pane import RoundsPane
 from ocr_tui.ui.screens.session.runs_pane import RunsPane
@@ -63,7 +63,7 @@ from ocr_tui.ui.widgets.notes_pane import NotesPane
 
 
 @router.route(SessionTarget)
-class SessionScreen(NotesEditing, RoundMarks, ResumeTick, SessionActions, DrilldownScreen):
+class SessionScreen(SessionMarks, ResumeTick, SessionActions, DrilldownScreen):
     """`SessionScreen(session_id)`."""
 
     BINDINGS = KEYS
@@ -117,27 +117,9 @@ class SessionScreen(NotesEditing, RoundMarks, ResumeTick, SessionActions, Drilld
                 yield NotesPane(id="notes-pane", classes="dd-pane")
         yield KeyFooter()  # the keys that fit; the rest are in `?` help and the palette
 
-    def round_at_cursor(self) -> tuple[str, int, str | None] | None:
-        """The round under the Rounds table's cursor, else the latest (t)."""
-        view = self.view
-        if view is None or not view.rounds:
-            return None
-        key = self.query_one("#rounds", FitTable).cursor_key
-        rnd = next((r for r in view.rounds if r.path == key), view.rounds[-1])
-        return (self.session_id, rnd.number, rnd.triage)
-
-    def action_note_session(self) -> None:
-        self.note_on_session(self.session_id)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if self.round_writes_disabled(action):
-            return False
-        if action == "mark_round":
-            view = self.view
-            return view is not None and bool(view.rounds)
-        if action in ("note_session", "edit_notes"):
-            view = self.view
-            return view is not None and is_host(view.framework)
+        if (marks := self.marks_check(action)) is not None:
+            return marks
         if action == "current_round":
             view = self.view
             return view is not None and view.current is not None
@@ -153,12 +135,8 @@ class SessionScreen(NotesEditing, RoundMarks, ResumeTick, SessionActions, Drilld
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
-        if why := self.round_writes_disabled(action):
+        if why := self.marks_explain(action):
             return why
-        if action == "mark_round":
-            return "This session has no review round to triage."
-        if action in ("note_session", "edit_notes"):
-            return "Notes are OCR's (ocr.db): this session is another tool's."
         if action in ("current_round", "latest_findings"):
             return no_round(self.view)
         if action == "map_run":

@@ -82,7 +82,7 @@ class MarkWriter:
             self.notify(safe_line(problem), severity="warning" if pending else "error",
                         timeout=8, markup=False)  # fmt: skip
         if done:
-            from ocr_tui.ui.marks_keeper import keep
+            from ocr_tui.ui.screens.ocr.triage.keeper import keep
 
             self.marks_changed()
             keep(self.app, db_of(self.app, session_id))  # until each mark is known safe
