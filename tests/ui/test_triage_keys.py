@@ -414,3 +414,38 @@ async def test_a_session_note_changed_then_deleted(root: Path) -> None:
             ),
             what="u to write the deleted note again",
         )
+
+
+def test_snapshot_note_editor(snap_compare, root: Path) -> None:
+    async def run_before(pilot: Pilot) -> None:
+        await open_findings(pilot)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(pilot.app.screen, NoteEditor),
+                         what="the note editor")  # fmt: skip
+        await pilot.press(*"Fixed in 3f2a; ", "enter", *"ask Ana to re-check.")
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(Project(root), clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_notes_list(snap_compare, root: Path) -> None:
+    from ocr_tui.ui.navigation import SessionTarget
+    from ocr_tui.ui.screens.ocr.triage.notes_list import NotesList
+    from ocr_tui.ui.screens.session.screen import SessionScreen
+
+    async def run_before(pilot: Pilot) -> None:
+        app = pilot.app
+        await loaded(pilot)
+        app.open_target(SessionTarget(SIM))
+        await wait_until(pilot, lambda: isinstance(app.screen, SessionScreen)
+                         and bool(app.screen.view and app.screen.view.notes),
+                         what="the session screen with its notes")  # fmt: skip
+        await pilot.press("N")
+        await wait_until(pilot, lambda: isinstance(app.screen, NotesList), what="the notes list")
+        app.clear_notifications()
+        await pilot.pause()
+
+    app = make_app(Project(root), clock=fixed_clock)
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)

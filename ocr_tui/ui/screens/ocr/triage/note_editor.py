@@ -20,7 +20,7 @@ class NoteEditor(ModalScreen[str | None]):
     NoteEditor { align: center middle; }
     NoteEditor > #note-box { width: 80%; max-width: 100; height: 14; border: round $accent;
         background: $surface; padding: 0 1; }
-    NoteEditor TextArea { height: 1fr; border: none; }
+    NoteEditor TextArea, NoteEditor TextArea:focus { height: 1fr; border: none; padding: 0; }
     """
     BINDINGS = [
         Binding("ctrl+s", "save", "Save note", priority=True),
