@@ -449,3 +449,31 @@ def test_snapshot_notes_list(snap_compare, root: Path) -> None:
 
     app = make_app(Project(root), clock=fixed_clock)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+async def test_a_rounds_triage_and_note_on_its_screen(root: Path) -> None:
+    from ocr_tui.ui.navigation import RoundTarget
+    from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
+
+    app = make_app(Project(root), clock=fixed_clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await loaded(pilot)
+        app.open_target(RoundTarget(SIM, 2, "rounds/round-2"))
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundScreen), what="round 2")
+        before = round_status(root, 2)
+        want, key = ("needs_review", "n") if before != "needs_review" else ("dismissed", "d")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, StatePicker), what="the picker")
+        await pilot.press(key)
+        await wait_until(pilot, lambda: round_status(root, 2) == want,
+                         what="round 2's triage in ocr.db")  # fmt: skip
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteEditor), what="note editor")
+        await pilot.press(*"second look", "ctrl+s")
+        await wait_until(
+            pilot,
+            lambda: db_rows(root, "SELECT n.target_type, r.round_number FROM user_notes n JOIN"
+                            " review_rounds r ON CAST(n.target_id AS INTEGER) = r.id WHERE"
+                            " n.content = 'second look'") == [("round", 2)],
+            what="the round's note in user_notes",
+        )  # fmt: skip

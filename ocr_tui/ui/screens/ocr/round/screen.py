@@ -42,6 +42,7 @@ from ocr_tui.ui.navigation import (
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.screens.ocr.reviews.cells import triage_text
 from ocr_tui.ui.screens.ocr.round.title import round_title
+from ocr_tui.ui.screens.ocr.triage.rounds import RoundMarks
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -69,7 +70,7 @@ VERDICT_KINDS = ("approve", "request", "discuss", "progress", "unknown")
 
 
 @router.route(RoundTarget)
-class RoundScreen(DrilldownScreen):
+class RoundScreen(RoundMarks, DrilldownScreen):
     """`RoundScreen(session_id, round_number, path=None)`; `path` (`rounds/round-01`) picks
     one of two directories with that number."""
 
@@ -80,6 +81,9 @@ class RoundScreen(DrilldownScreen):
         Binding("[", "step(-1)", "Prev round", id="round.prev"),
         Binding("]", "step(1)", "Next round", id="round.next"),
         Binding("f", "open('final.md')", "Open final.md", id="round.final", show=False),
+        Binding("t", "mark_round", "Triage", id="round.triage", tooltip="The round's triage"),
+        Binding("n", "note_round", "Note", id="round.note", tooltip="A note on the round"),
+        Binding("u", "undo_mark", "Undo mark", id="round.undo", show=False),
     ]
 
     def __init__(self, session_id: str, round_number: int, path: str | None = None) -> None:
@@ -237,14 +241,23 @@ class RoundScreen(DrilldownScreen):
         view = self.view
         return adjacent_item(view.rounds if view else [], self._path(), self.round_number, delta)
 
+    def round_at_cursor(self) -> tuple[str, int, str | None] | None:
+        view = self.view
+        rnd = view.round(self.round_number, self.round_path) if view is not None else None
+        return (self.session_id, self.round_number, rnd.triage if rnd else None)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """`[` / `]` only where there is a round before / after (the Footer shows no key that
         does nothing)."""
+        if self.round_writes_disabled(action):
+            return False
         if action == "step" and parameters and isinstance(parameters[0], int):
             return self._adjacent(parameters[0]) is not None
         return super().check_action(action, parameters)
 
     def explain_disabled(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        if why := self.round_writes_disabled(action):
+            return why
         if action == "step" and parameters and isinstance(parameters[0], int):
             return f"No {'earlier' if parameters[0] < 0 else 'later'} round."
         return super().explain_disabled(action, parameters)
