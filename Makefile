@@ -28,6 +28,8 @@ screenshots: $(STAMP)
 
 # Longer property-test runs: FUZZ_EXAMPLES sequences of up to 40 actions on every native
 # watcher backend (ROBUSTNESS_POLL=1 adds polling). Not derandomized: each run explores anew.
+# Then the triage race's long form: RACE_RUNS runs of RACE_MARKS marks against a process that
+# replaces ocr.db as OCR's CLI does, in a tight loop (docs/triage.md).
 FUZZ_EXAMPLES ?= 5000
 RACE_RUNS ?= 20
 RACE_MARKS ?= 400
