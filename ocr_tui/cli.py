@@ -187,6 +187,14 @@ def cmd_triage(args: argparse.Namespace) -> int:  # `triage` and `note`
     return EXIT_NO_PROJECT if project is None else triage_cli.run(args, project)
 
 
+def cmd_agent(args: argparse.Namespace) -> int:
+    from ocr_tui.agent import run_agent
+    from ocr_tui.core.scope import Scope
+
+    project = _project(args.path)
+    return EXIT_NO_PROJECT if project is None else run_agent(Scope((project,)), args)
+
+
 def cmd_findings(args: argparse.Namespace) -> int:
     project = _project(args.path)
     if project is None:
@@ -420,5 +428,6 @@ def _dispatch(argv: list[str] | None) -> int:
         "demo": cmd_demo,
         "simulate": cmd_simulate,
         "serve": cmd_serve,
+        "agent": cmd_agent,
     }[args.command]
     return handler(args)

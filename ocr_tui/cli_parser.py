@@ -15,7 +15,7 @@ from ocr_tui.core.timeutil import parse_duration as parse_seconds
 
 COMMANDS = (
     "status", "findings", "watch", "triage", "note", "simulate", "demo", "dashboard", "serve",
-    "completion",
+    "agent", "completion",
 )  # fmt: skip
 TOP_LEVEL = ("-h", "--help", "--version")  # the options of `ocr-tui` itself, not the dashboard's
 
@@ -226,6 +226,16 @@ def build_parser(command: str | None = None) -> Parser:
         action="store_true",
         help="let the page write marks and notes into ocr.db (read-only without it)",
     )
+
+    ag = sub.add_parser(
+        "agent",
+        help="the far side of a remote project: its sessions on stdout, requests on stdin"
+        " (ssh HOST ocr-tui agent --stdio PATH; docs/remote.md)",
+    )
+    _common(ag)
+    ag.add_argument("--stdio", action="store_true", required=True,
+                    help="speak the protocol on stdin/stdout (the only transport)")  # fmt: skip
+    ag.add_argument("--poll", action="store_true", help="watch by polling")
 
     comp = sub.add_parser("completion", help="print a shell completion script (docs/install.md)")
     comp.add_argument("shell", choices=("bash", "zsh", "fish"))

@@ -183,10 +183,12 @@ def settle_journals(scope: Scope) -> None:
             api.settle_marks(project.db_path)
 
 
-def run_watch(scope: Scope, args: argparse.Namespace, stream: Stream | None = None) -> None:
+def run_watch(
+    scope: Scope, args: argparse.Namespace, stream: Stream | None = None, *, settle: bool = True
+) -> None:
     """`run_stream` (of `stream_jsonl` unless told otherwise) in its own event loop; SIGTERM
     stops it as Ctrl-C does (`Terminated`)."""
-    if not getattr(getattr(args, "settings", None), "read_only", False):
+    if settle and not getattr(getattr(args, "settings", None), "read_only", False):
         settle_journals(scope)  # the user's marks a concurrent OCR write dropped: again
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
