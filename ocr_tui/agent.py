@@ -6,7 +6,8 @@ streams, one JSON object a line (docs/remote.md):
 - first, `{"type": "hello", "protocol": PROTOCOL, "min_protocol": MIN_PROTOCOL, "version":
   …, "host": …, "root": …}`: the near side checks the range before anything else;
 - then `watch --jsonl`'s stream as it is (`headers`, `snapshot`, `changed`, `removed`,
-  `projects`, `waiting`, `polling`);
+  `projects`, `waiting`, `polling`), with `{"type": "scanned"}` after each whole scan's
+  snapshots (the near side then knows every session);
 - requests on stdin, `{"type": "request", "id": N, "op": OP, …}`, each answered by one
   `{"type": "reply", "id": N, "result": …}` or `{"type": "reply", "id": N, "error": "one
   line"}`: `ping`; `findings` (`session`, `round`: the round's findings as `findings --json`
@@ -171,5 +172,6 @@ def run_agent(scope: Scope, args: argparse.Namespace) -> int:
     from ocr_tui.watch_stream import run_watch
 
     args.session = None  # every session: the near side filters
+    args.scanned_line = True  # `{"type": "scanned"}` after each whole scan's snapshots
     run_watch(scope, args, agent_stream, settle=False)
     return 0

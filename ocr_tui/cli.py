@@ -62,6 +62,16 @@ def _scope(args: argparse.Namespace) -> Scope | None:
     return Scope(tuple(projects), scan, args.depth)
 
 
+def _remote(args: argparse.Namespace):
+    """The remote project of `status HOST:PATH` (one PATH, not a local directory), else None."""
+    paths = getattr(args, "paths", None) or []
+    if len(paths) != 1 or ":" not in paths[0] or os.path.exists(paths[0]) or args.scan:
+        return None
+    from ocr_tui.remote_status import remote_of
+
+    return remote_of(paths[0], args)
+
+
 def _project(path: str | None) -> Project | None:
     try:
         return find_project(path)
@@ -113,6 +123,10 @@ def cmd_status(args: argparse.Namespace) -> int:
     from ocr_tui.core.workspace import make_engine
     from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
 
+    if (spec := _remote(args)) is not None:
+        from ocr_tui.remote_status import cmd_remote_status
+
+        return cmd_remote_status(spec, args)
     scope = _scope(args)
     if scope is None:
         return EXIT_NO_PROJECT
@@ -401,6 +415,8 @@ def _dispatch(argv: list[str] | None) -> int:
         args.path = paths[0] if paths else None
     path = getattr(args, "path", None)
     for given in paths or [path]:
+        if args.command == "status" and _remote(args) is not None:
+            break  # a remote project: its far side says whether it exists
         if missing_path(given):
             if implicit and not looks_like_path(given):  # `ocr-tui stauts`: a mistyped command
                 parser.error(unknown_word(given))

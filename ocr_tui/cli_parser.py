@@ -277,6 +277,12 @@ def _status_options(s: argparse.ArgumentParser) -> None:
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in docs/json.md)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
     s.add_argument(
+        "--via",
+        metavar="CMD",
+        help="with HOST:PATH: reach the far side with CMD instead of ssh (e.g. 'docker exec -i"
+        " ctr'); ocr-tui's agent is run after it ($OCR_TUI_AGENT: its command, default ocr-tui)",
+    )
+    s.add_argument(
         "--max-width",
         type=columns_arg,
         default=None,

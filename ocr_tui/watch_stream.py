@@ -69,6 +69,8 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
             if not ev.sessions_dir:
                 where = project.root if isinstance(engine, Workspace) else project.sessions_dir
                 emit({"type": "waiting", "path": str(where)})
+            if getattr(args, "scanned_line", False):  # `agent`: the snapshot is whole now
+                emit({"type": "scanned"})
         elif isinstance(ev, Changed):
             for sid in ev.removed:
                 if wanted(sid):

@@ -1,0 +1,68 @@
+"""`ocr-tui status HOST:PATH`: a remote project's status through its far side, reached here
+with `--via env` (the agent run directly, no sshd): the same sessions as a local `status`, each
+with its `"host"`; the table and `--oneline` as a local project's; a far side that is not there
+is one line and exit 1; a local path with a colon stays local."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from ocr_tui.cli import main
+from ocr_tui.formats.ocr.sim import Simulator
+
+
+@pytest.fixture(scope="module")
+def far(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("far")
+    start = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
+    Simulator(root, store="ocr.db", seed=7, start=start, speed=math.inf, history=2).setup()
+    return root
+
+
+@pytest.fixture
+def agent(monkeypatch):
+    monkeypatch.setenv("OCR_TUI_AGENT", f"{sys.executable} -m ocr_tui")
+
+
+def test_the_same_sessions_as_here_each_with_its_host(far, agent, capsys):
+    assert main(["status", str(far), "--json"]) == 0
+    here = json.loads(capsys.readouterr().out)
+    assert main(["status", f"localhost:{far}", "--via", "env", "--json"]) == 0
+    there = json.loads(capsys.readouterr().out)
+    assert there["host"] == "localhost"
+    assert {s["host"] for s in there["sessions"]} == {"localhost"}
+    assert sorted(s["id"] for s in there["sessions"]) == sorted(s["id"] for s in here["sessions"])
+    mine = {s["id"]: s["phase"] for s in here["sessions"]}
+    assert {s["id"]: s["phase"] for s in there["sessions"]} == mine
+
+
+def test_the_table_and_the_oneline(far, agent, capsys):
+    assert main(["status", str(far)]) == 0
+    here = capsys.readouterr().out
+    assert main(["status", f"localhost:{far}", "--via", "env"]) == 0
+    there = capsys.readouterr().out
+    assert here.splitlines()[0] == there.splitlines()[0]  # the same columns
+    assert len(here.splitlines()) == len(there.splitlines())
+    assert main(["status", f"localhost:{far}", "--via", "env", "--oneline"]) == 0
+    assert capsys.readouterr().out.count("\n") == 1
+
+
+def test_a_far_side_not_there_is_one_line(far, monkeypatch, capsys):
+    monkeypatch.setenv("OCR_TUI_AGENT", "/nonexistent/ocr-tui")
+    assert main(["status", f"box:{far}", "--via", "env"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("ocr-tui: ocr-tui is not installed on box") and err.count("\n") == 1
+
+
+def test_a_local_path_with_a_colon_stays_local(far, tmp_path, capsys):
+    local = tmp_path / "a:b"
+    shutil.copytree(far, local, symlinks=True)
+    assert main(["status", str(local), "--json"]) == 0
+    assert "host" not in json.loads(capsys.readouterr().out)
