@@ -123,10 +123,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     from ocr_tui.core.workspace import make_engine
     from ocr_tui.status_text import ONELINE_WIDTH, oneline, output_width, table
 
-    if (spec := _remote(args)) is not None:
-        from ocr_tui.remote_status import cmd_remote_status
-
-        return cmd_remote_status(spec, args)
     scope = _scope(args)
     if scope is None:
         return EXIT_NO_PROJECT
@@ -414,9 +410,12 @@ def _dispatch(argv: list[str] | None) -> int:
     if paths is not None:  # several PATHs, `--scan DIR`
         args.path = paths[0] if paths else None
     path = getattr(args, "path", None)
+    if args.command in ("status", "watch") and (spec := _remote(args)) is not None:
+        from ocr_tui.remote_status import run_remote  # its far side says whether it exists
+
+        _configure(args, None)
+        return run_remote(spec, args)
     for given in paths or [path]:
-        if args.command == "status" and _remote(args) is not None:
-            break  # a remote project: its far side says whether it exists
         if missing_path(given):
             if implicit and not looks_like_path(given):  # `ocr-tui stauts`: a mistyped command
                 parser.error(unknown_word(given))

@@ -197,6 +197,7 @@ def build_parser(command: str | None = None) -> Parser:
     _only(w)
     w.add_argument("--jsonl", action="store_true", help="JSON lines (the only format; default)")
     w.add_argument("--poll", action="store_true", help="watch by polling")
+    _via(w)
 
     sim = sub.add_parser("simulate", help="play a simulated OCR run into DIR")
     sim.add_argument("dir", help="the directory to make an OCR project of")
@@ -268,6 +269,15 @@ STATUS_HELP = "print the sessions once and exit"
 FINDINGS_HELP = "one round's findings (table or JSON; a CI gate)"
 
 
+def _via(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--via",
+        metavar="CMD",
+        help="with HOST:PATH: reach the far side with CMD instead of ssh (e.g. 'docker exec -i"
+        " ctr'); ocr-tui's agent is run after it ($OCR_TUI_AGENT: its command, default ocr-tui)",
+    )
+
+
 def _status_options(s: argparse.ArgumentParser) -> None:
     from ocr_tui.status_text import ONELINE_WIDTH, columns_arg
 
@@ -276,12 +286,7 @@ def _status_options(s: argparse.ArgumentParser) -> None:
     fmt = s.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON object (schema in docs/json.md)")
     fmt.add_argument("--oneline", action="store_true", help="one short line for a tmux status bar")
-    s.add_argument(
-        "--via",
-        metavar="CMD",
-        help="with HOST:PATH: reach the far side with CMD instead of ssh (e.g. 'docker exec -i"
-        " ctr'); ocr-tui's agent is run after it ($OCR_TUI_AGENT: its command, default ocr-tui)",
-    )
+    _via(s)
     s.add_argument(
         "--max-width",
         type=columns_arg,

@@ -1,7 +1,9 @@
-"""`ocr-tui status HOST:PATH`: the status of a remote project, through its far side
-(`ocr-tui agent --stdio`, `core.remote`): its sessions once it has scanned them, shown as a
-local project's are (the table, `--oneline`, `--json` with each session's `"host"`). A far
-side that cannot be reached, is missing or too old: one line, exit 1."""
+"""`ocr-tui status HOST:PATH` and `ocr-tui watch HOST:PATH`: a remote project through its far
+side (`ocr-tui agent --stdio`, `core.remote`). `status`: its sessions once it has scanned
+them, shown as a local project's are (the table, `--oneline`, `--json` with each session's
+`"host"`). `watch`: the far side's stream as `watch --jsonl` prints it, each session with its
+`"host"`. A far side that cannot be reached, is missing or too old, or a connection lost:
+one line, exit 1."""
 
 from __future__ import annotations
 
@@ -88,3 +90,43 @@ def cmd_remote_status(spec: RemoteSpec, args: argparse.Namespace) -> int:
     else:
         print(table(views, width, now))
     return 0
+
+
+def cmd_remote_watch(spec: RemoteSpec, args: argparse.Namespace) -> int:
+    import signal
+
+    from ocr_tui.core.engine import encode_json
+    from ocr_tui.stdout import terminate
+
+    only = set(args.session or ())
+    link = RemoteLink(spec)
+    previous = signal.signal(signal.SIGTERM, terminate)  # unwinds: the far side is ended
+    try:
+        link.open()
+        for line in link.lines():
+            kind = line.get("type")
+            if kind == "scanned":
+                continue  # the protocol's, not watch's
+            session = line.get("session")
+            if isinstance(session, dict):
+                if only and session.get("id") not in only:
+                    continue
+                line = {**line, "session": {**session, "host": spec.host}}
+            elif kind == "removed" and only and line.get("id") not in only:
+                continue
+            sys.stdout.write(encode_json(line) + "\n")
+            sys.stdout.flush()
+        raise RemoteError(f"{spec.label}: the connection was lost")
+    except RemoteError as exc:
+        print(f"ocr-tui: {safe_line(exc)}", file=sys.stderr)
+        return EXIT_UNREACHABLE
+    finally:
+        link.close()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def run_remote(spec: RemoteSpec, args: argparse.Namespace) -> int:
+    """`status` or `watch` of a remote project."""
+    if args.command == "watch":
+        return cmd_remote_watch(spec, args)
+    return cmd_remote_status(spec, args)

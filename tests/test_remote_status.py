@@ -9,6 +9,7 @@ import json
 import math
 import shutil
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -66,3 +67,45 @@ def test_a_local_path_with_a_colon_stays_local(far, tmp_path, capsys):
     shutil.copytree(far, local, symlinks=True)
     assert main(["status", str(local), "--json"]) == 0
     assert "host" not in json.loads(capsys.readouterr().out)
+
+
+def test_watch_relays_the_far_sides_stream_and_leaves_nothing_behind(far, tmp_path):
+    import os
+    import signal
+    import subprocess
+
+    root = tmp_path / "p"
+    shutil.copytree(far, root, symlinks=True)
+    env = dict(os.environ, OCR_TUI_AGENT=f"{sys.executable} -m ocr_tui")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "ocr_tui", "watch", f"localhost:{root}", "--via", "env"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+    )  # fmt: skip
+    try:
+        first = json.loads(p.stdout.readline())  # waits for: the far side's first line
+        assert first["type"] == "headers"
+        snap = json.loads(p.stdout.readline())  # waits for: a session's snapshot
+        assert snap["type"] == "snapshot" and snap["session"]["host"] == "localhost"
+        sid = snap["session"]["id"]
+        os.utime(root / ".ocr" / "sessions" / sid)
+        (root / ".ocr" / "sessions" / sid / "notes.md").write_text("a new file\n")
+        while True:  # waits for: the change, relayed
+            line = json.loads(p.stdout.readline())
+            assert line["type"] != "scanned"
+            if line["type"] == "changed" and line["session"]["id"] == sid:
+                break
+        children = subprocess.run(["pgrep", "-f", f"agent --stdio {root}"],
+                                  capture_output=True, text=True).stdout.split()  # fmt: skip
+        assert children
+        p.send_signal(signal.SIGTERM)
+        assert p.wait(timeout=20) == 0
+        for _ in range(100):  # waits for: the far side to end
+            left = subprocess.run(["pgrep", "-f", f"agent --stdio {root}"],
+                                  capture_output=True, text=True).stdout.split()  # fmt: skip
+            if not left:
+                break
+            time.sleep(0.1)
+        assert not left, "a far side was left running"
+    finally:
+        if p.poll() is None:
+            p.kill()
