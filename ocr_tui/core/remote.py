@@ -55,7 +55,9 @@ class RemoteSpec:
         far = [*shlex.split(self.agent), "agent", "--stdio", self.path]
         if self.via:
             return [*self.via, *far]
-        ssh = ["ssh", "-T", "-o", "BatchMode=yes", *self.ssh_options]
+        # $OCR_TUI_SSH: the ssh command's words (`ssh -F ~/.ssh/other_config`), else ssh
+        ssh = [*(shlex.split(os.environ.get("OCR_TUI_SSH", "")) or ["ssh"]), "-T", "-o",
+               "BatchMode=yes", *self.ssh_options]  # fmt: skip
         if self.port is not None:
             ssh += ["-p", str(self.port)]
         # ssh joins the remote words with spaces for the far side's shell: quote each
