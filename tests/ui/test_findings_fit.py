@@ -266,3 +266,14 @@ def test_the_triage_filter_for_findings_without_one_says_the_none_mark() -> None
 
     assert FindingsQuery(triage=NO_TRIAGE).label() == f"triage {UNKNOWN}"
     assert FindingsQuery(triage="read").label() == "triage read"
+
+
+def test_a_triage_state_is_said_in_words():
+    """`wont_fix` as stored, `won't fix` on screen (`won't` where the columns are short); the
+    other states are words already."""
+    from ocr_tui.ui.screens.ocr.findings.cells import cell_text
+
+    f = Finding(id="x", title="t", triage="wont_fix")
+    assert cell_text("triage", f, False) == "won't fix"
+    assert cell_text("triage", f, True) == "won't"
+    assert cell_text("triage", Finding(id="y", title="t", triage="fixed"), True) == "fixed"

@@ -42,8 +42,10 @@ COMPACT_LABELS = {"severity": "Sev", "evolution": "Evol"}
 FULL_LABELS = {key: LABELS[key] for key in COMPACT_LABELS}
 SHORT = {
     "critical": "crit", "medium": "med", "resolved": "res", "pending": "pend",
-    "acknowledged": "ack",
+    "acknowledged": "ack", "won't fix": "won't",
 }  # fmt: skip
+# A triage state in words where its stored spelling is not one (`user_finding_progress`).
+TRIAGE_WORDS = {"wont_fix": "won't fix"}
 SEVERITY_VAR = {"critical": "error", "high": "error", "medium": "warning", "low": "primary"}
 BLOCKER = "blocker"  # after the severity, in the error colour: the word, never a glyph
 FLEX = ("title", "where", "reviewers")  # the columns that share the room left
@@ -172,7 +174,8 @@ def cell_text(key: str, f: Finding, compact: bool) -> str:
     if key == "evolution":
         return short(f.evolution or UNKNOWN, compact)  # no finding before it: not known
     if key == "triage":
-        return short(safe_line(f.triage or UNKNOWN), compact)  # no triage: none recorded
+        word = TRIAGE_WORDS.get(f.triage or "", f.triage or UNKNOWN)  # none: none recorded
+        return short(safe_line(word), compact)
     raise KeyError(key)
 
 
