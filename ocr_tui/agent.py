@@ -84,6 +84,9 @@ def _session_dir(scope: Scope, args: argparse.Namespace, sid: object) -> tuple[P
     if not isinstance(sid, str) or not scope.projects:
         raise _Refused("a request needs a session id")
     project = scope.projects[0]
+    here = project.sessions_dir / sid  # an OCR session: its directory, named by its id
+    if "/" not in sid and sid not in (".", "..") and here.is_dir():
+        return here, project
     view = next((v for v in Engine(project, stall_after=args.stall_after).scan()
                  if v.id == sid), None)  # fmt: skip
     if view is None:

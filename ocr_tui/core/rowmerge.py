@@ -102,7 +102,9 @@ def _rowid_alias(con: sqlite3.Connection, table: str) -> str | None:
     return None
 
 
-def _value(v: object) -> object:
+def stored_value(v: object) -> object:
+    """A value read with `_text` as SQLite (and msgpack) can keep it: text that is not UTF-8
+    back to its bytes."""
     if isinstance(v, str):
         try:
             v.encode("utf-8")
@@ -117,7 +119,7 @@ def restore(con: sqlite3.Connection, fixes: list[Fix], cols: dict) -> None:
         names = cols[table]
         quoted = ", ".join(f'"{c}"' for c in names)
         marks = ", ".join("?" * len(names))
-        row = tuple(_value(v) for v in new) if new is not None else ()
+        row = tuple(stored_value(v) for v in new) if new is not None else ()
         if action == "delete":
             con.execute(f'DELETE FROM "{table}" WHERE rowid = ?', (rid,))
         elif action == "insert":

@@ -95,6 +95,8 @@ async def test_mark_undo_clear_select_and_note(root: Path) -> None:
                          what="the finding's rows marked in ocr.db")  # fmt: skip
         await wait_until(pilot, lambda: triage_cell(screen, first) == want,
                          what="the table to show the mark")  # fmt: skip
+        await wait_until(pilot, lambda: screen.undo_marks is not None,
+                         what="the mark's undo to be kept")  # fmt: skip
         await pilot.press("u")
         await wait_until(pilot, lambda: statuses(root) == original,
                          what="u to put the mark back as it was")  # fmt: skip
@@ -244,6 +246,8 @@ async def test_round_triage_and_a_session_note_on_the_session_screen(root: Path)
                          what="the round's triage in ocr.db")  # fmt: skip
         await wait_until(pilot, lambda: screen.view.round(number).triage == want,
                          what="the session's view to follow")  # fmt: skip
+        await wait_until(pilot, lambda: screen.undo_marks is not None,
+                         what="the mark's undo to be kept")  # fmt: skip
         await pilot.press("u")
         await wait_until(pilot, lambda: round_status(root, number) == before,
                          what="u to put the round's triage back")  # fmt: skip
@@ -349,6 +353,8 @@ async def test_a_map_file_marked_reviewed_and_back(root: Path) -> None:
                          what="the file's reviewed mark in ocr.db")  # fmt: skip
         await wait_until(pilot, lambda: screen.cursor_file().reviewed == (not was),
                          what="the files table to show it")  # fmt: skip
+        await wait_until(pilot, lambda: screen.undo_marks is not None,
+                         what="the mark's undo to be kept")  # fmt: skip
         await pilot.press("u")
         await wait_until(pilot, lambda: reviewed(root).get(file.path, 0) == was,
                          what="u to put it back")  # fmt: skip
@@ -405,6 +411,9 @@ async def test_a_session_note_changed_then_deleted(root: Path) -> None:
             ),
             what="the note deleted from ocr.db",
         )
+        # (the row is gone inside the worker; `u` has something to undo once it reported back)
+        await wait_until(pilot, lambda: screen.undo_marks is not None,
+                         what="the deletion's undo to be kept")  # fmt: skip
         await pilot.press("u")
         await wait_until(
             pilot,

@@ -256,17 +256,9 @@ def _guard(path: Path, base: bytes, theirs: bytes) -> None:
 
 
 def _listed(row: tuple | None) -> list | None:
-    return None if row is None else [_plain_value(v) for v in row]
+    from ocr_tui.core.rowmerge import stored_value
 
-
-def _plain_value(v: object) -> object:
-    """A row's value as msgpack keeps it: text with bytes that are not UTF-8 as bytes."""
-    if isinstance(v, str):
-        try:
-            v.encode("utf-8")
-        except UnicodeEncodeError:
-            return v.encode("utf-8", "surrogateescape")
-    return v
+    return None if row is None else [stored_value(v) for v in row]
 
 
 def write(path: Path, m: Mark, *, journal: bool = True) -> None:

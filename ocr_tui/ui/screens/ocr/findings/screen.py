@@ -154,11 +154,16 @@ class FindingsScreen(FindingsMarks, FindingsActions, RoundReaderScreen):
 
     def read_blocking(
         self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
-    ) -> tuple[Loaded, tuple[str, ...]]:
-        return read_round(session_dir, number, db_path, sid), allowed_states(db_path, "finding")
+    ) -> tuple[Loaded, tuple[str, ...] | None]:
+        # the states the store's schema allows: read with the first read only (another whole
+        # load of ocr.db on every change would be for a schema that does not change)
+        states = None if self.has_read else allowed_states(db_path, "finding")
+        return read_round(session_dir, number, db_path, sid), states
 
-    async def apply_read(self, read: tuple[Loaded, tuple[str, ...]]) -> None:
-        loaded, self.finding_states = read
+    async def apply_read(self, read: tuple[Loaded, tuple[str, ...] | None]) -> None:
+        loaded, states = read
+        if states is not None:
+            self.finding_states = states
         self.findings, self.source, self.problems = loaded.findings, loaded.source, loaded.problems
         found = self.findings or []
         keys = self._column_keys(

@@ -51,6 +51,7 @@ class MarkWriter:
         if db is None:
             self.notify("No project: nothing to mark.", severity="warning", markup=False)
             return
+        self.undo_marks = None  # `u` before this write reports back must not undo the one before
         self._write_marks(session_id, db, marks, undo, said)
 
     @work(thread=True, group="marks", exit_on_error=False)
