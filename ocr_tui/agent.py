@@ -12,7 +12,10 @@ streams, one JSON object a line (docs/remote.md):
   `{"type": "reply", "id": N, "result": …}` or `{"type": "reply", "id": N, "error": "one
   line"}`: `ping`; `findings` (`session`, `round`: the round's findings as `findings --json`
   gives them); `document` (`session`, `path`: a file of the session's directory, as text,
-  at most MAX_DOCUMENT bytes).
+  at most MAX_DOCUMENT bytes); `read` (`session`, `name`, `args`: one read of the read seam,
+  `core.reads`, as the screens make it of a local project);
+- `{"type": "touched", "ids": […]}` after a batch that changed sessions' files (their views may
+  be unchanged): the near side's open screens read them again.
 
 Read-only: the agent never writes the tree (no journal either). A line on stdin that is not a
 request of this protocol is answered with an error (id null) and ignored; stdin closed ends
@@ -39,6 +42,7 @@ PROTOCOL = 1
 MIN_PROTOCOL = 1
 MAX_REQUEST = 64 * 1024  # bytes of one request line; a longer one is refused
 MAX_DOCUMENT = 4 * 1024 * 1024
+CONCURRENT = 4  # requests answered at once
 
 
 def hello(scope: Scope) -> dict:
@@ -127,7 +131,27 @@ def _run(scope: Scope, args: argparse.Namespace, req: dict) -> object:
         if len(data) > MAX_DOCUMENT:
             raise _Refused(f"{rel!r} is over {MAX_DOCUMENT // (1024 * 1024)} MiB")
         return {"path": rel, "text": data.decode("utf-8", "replace")}
-    raise _Refused(f"unknown op {op!r} (ping, findings, document)")
+    if op == "read":
+        return _read(scope, args, req)
+    raise _Refused(f"unknown op {op!r} (ping, read, findings, document)")
+
+
+def _read(scope: Scope, args: argparse.Namespace, req: dict) -> object:
+    """`read`: one read of the read seam (`core.reads`), run here as the near side would run
+    it on a local project; its result as JSON (the near side decodes it into its type)."""
+    from ocr_tui.core.reads import ReadRefused, Where, checked
+
+    name, given = req.get("name"), req.get("args", {})
+    if not isinstance(name, str) or not isinstance(given, dict):
+        raise _Refused("read needs a name and args")
+    try:
+        kind = checked(name, given)
+    except ReadRefused as exc:
+        raise _Refused(str(exc)) from None
+    session, project = _session_dir(scope, args, req.get("session"))
+    where = Where(session_dir=str(session), session_id=req["session"], db_path=project.db_path,
+                  root=str(project.root))  # fmt: skip
+    return kind.run(where, **given)
 
 
 async def agent_stream(scope: Scope, args: argparse.Namespace) -> None:
@@ -154,17 +178,26 @@ async def agent_stream(scope: Scope, args: argparse.Namespace) -> None:
 
     threading.Thread(target=read_stdin, name="agent-stdin", daemon=True).start()
 
+    running = asyncio.Semaphore(CONCURRENT)  # a slow read does not hold up the others
+    pending: set[asyncio.Task] = set()
+
+    async def one(line: str) -> None:
+        async with running:
+            emit(await asyncio.to_thread(answer, scope, args, line))
+
     async def serve() -> None:
         while True:
             line = (await lines.get()).strip()
             if line:
-                emit(await asyncio.to_thread(answer, scope, args, line))
+                task = asyncio.ensure_future(one(line))
+                pending.add(task)
+                task.add_done_callback(pending.discard)
 
     tasks = [asyncio.ensure_future(stream_jsonl(scope, args)), asyncio.ensure_future(serve())]
     try:
         await asyncio.wait({closed, *tasks}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for t in tasks:
+        for t in [*tasks, *pending]:
             t.cancel()
         for t in tasks:
             if t.done() and not t.cancelled() and t.exception() is not None:

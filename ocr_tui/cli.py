@@ -44,40 +44,14 @@ EXIT_NO_TERMINAL = 2  # the dashboard with no terminal to draw on
 FORCE_TTY = "OCR_TUI_FORCE_TTY"  # =1: open the dashboard even where no terminal is detected
 
 
-def _scope(args: argparse.Namespace) -> Scope | None:
-    """What a command shows: each PATH's project (here's when none is given and no --scan),
-    and with `--scan DIR` every project under DIR. None (said on stderr) when a PATH has no
-    project."""
-    from ocr_tui.core.scope import Scope
-
-    projects: list[Project] = []
-    if args.paths or not args.scan:
-        for path in args.paths or [None]:
-            project = _project(path)
-            if project is None:
-                return None
-            if project not in projects:
-                projects.append(project)
-    scan = Path(os.path.abspath(args.scan)) if args.scan else None
-    return Scope(tuple(projects), scan, args.depth)
-
-
-def _remote(args: argparse.Namespace):
-    """The remote project of `status HOST:PATH` (one PATH, not a local directory), else None."""
-    paths = getattr(args, "paths", None) or []
-    if len(paths) != 1 or ":" not in paths[0] or os.path.exists(paths[0]) or args.scan:
-        return None
-    from ocr_tui.remote_status import remote_of
-
-    return remote_of(paths[0], args)
-
-
-def _project(path: str | None) -> Project | None:
-    try:
-        return find_project(path)
-    except ProjectNotFound as exc:
-        print(f"ocr-tui: {safe_line(exc)}", file=sys.stderr)
-        return None
+from ocr_tui.cli_scope import (  # noqa: E402  (the paths' projects, here and remote)
+    REMOTE_COMMANDS,
+    _has_remote,
+    _project,
+    _remote,
+    _remote_path,
+    _scope,
+)
 
 
 def terminal_missing() -> str | None:
@@ -234,7 +208,7 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     refused = refuse_without_terminal()
     if refused is not None:
         return refused
-    several = len(args.paths) > 1 or args.scan
+    several = len(args.paths) > 1 or args.scan or _has_remote(args)
     start = Path(args.paths[0]) if args.paths and not several else Path.cwd()
     early_read = None if several else EarlyRead.start(start, args.stall_after)
     with collector_paused():
@@ -408,7 +382,8 @@ def _dispatch(argv: list[str] | None) -> int:
     args = parser.parse_args(argv)
     paths = getattr(args, "paths", None)
     if paths is not None:  # several PATHs, `--scan DIR`
-        args.path = paths[0] if paths else None
+        local = [p for p in paths if not _remote_path(p)]  # (the config file: where it applies)
+        args.path = local[0] if local else None
     path = getattr(args, "path", None)
     if args.command in ("status", "watch") and (spec := _remote(args)) is not None:
         from ocr_tui.remote_status import run_remote  # its far side says whether it exists
@@ -416,6 +391,8 @@ def _dispatch(argv: list[str] | None) -> int:
         _configure(args, None)
         return run_remote(spec, args)
     for given in paths or [path]:
+        if args.command in REMOTE_COMMANDS and _remote_path(given):
+            continue  # its far side says whether it exists
         if missing_path(given):
             if implicit and not looks_like_path(given):  # `ocr-tui stauts`: a mistyped command
                 parser.error(unknown_word(given))

@@ -172,6 +172,7 @@ def build_parser(command: str | None = None) -> Parser:
     d.add_argument("--filter", choices=("all", "active", "closed"), help="the sessions shown")
     d.add_argument("--theme", metavar="NAME", help="a Textual theme (ctrl+p: Change theme)")
     d.add_argument("--read-only", action="store_true", help=READ_ONLY_HELP)
+    _via(d)
 
     s = sub.add_parser("status", help=STATUS_HELP)
     if command in (None, "status"):

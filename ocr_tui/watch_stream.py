@@ -80,6 +80,8 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
                 own[v.id] = local_id(v)
                 if wanted(v.id):
                     emit({"type": "changed", "session": v})
+            if ev.touched and getattr(args, "scanned_line", False):  # `agent`: files changed
+                emit({"type": "touched", "ids": sorted(ev.touched)})
         elif isinstance(ev, ProjectMissing):
             where = project.root if isinstance(engine, Workspace) else project.ocr_dir
             emit({"type": "waiting", "path": str(where)})

@@ -154,7 +154,8 @@ def test_screens_never_import_each_other_and_widgets_never_import_screens():
 
 
 UI_ROOT = {
-    "app", "app_demo", "commands", "contract", "latest", "listing", "live", "live_projects",
+    "app", "app_demo", "commands", "contract", "latest", "listing", "live", "live_changes",
+    "live_projects", "live_remote",
     "message_board", "messages", "navigation", "notify", "router", "style", "terminal_writer",
     "textual_compat", "toasts",
 }  # fmt: skip

@@ -30,7 +30,7 @@ DEFERRED = [
     *OTHER_SCREENS,
     "ocr_tui.ui.commands",
     "ocr_tui.ui.screens.ocr.markdown_text",
-    "ocr_tui.ui.screens.document.docfile",
+    "ocr_tui.core.document_read",
     "ocr_tui.ui.screens.ocr.editor_launch",
     "ocr_tui.ui.screens.ocr.findings.view",
     "ocr_tui.ui.screens.ocr.round_reader",

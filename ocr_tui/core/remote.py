@@ -64,6 +64,27 @@ class RemoteSpec:
         return [*ssh, self.host, "--", shlex.join(far)]
 
 
+def remote_names(specs: list[RemoteSpec], taken: set[str] = frozenset()) -> list[str]:
+    """Each remote project's name (the Project column, its sessions' ids): `devbox:api`; two
+    that would read the same take more of their paths (`devbox:a/api`), then a number."""
+    names: list[str] = []
+    used = set(taken)
+    for spec in specs:
+        host = spec.host.split("@", 1)[-1]
+        parts = [p for p in spec.path.rstrip("/").split("/") if p] or [spec.path or "."]
+        name = f"{host}:{parts[-1]}"
+        depth = 1
+        while name in used and depth < len(parts):
+            depth += 1
+            name = f"{host}:{'/'.join(parts[-depth:])}"
+        base, n = name, 2
+        while name in used:
+            name, n = f"{base}#{n}", n + 1
+        used.add(name)
+        names.append(name)
+    return names
+
+
 def parse_remote(text: str) -> RemoteSpec | None:
     """`HOST:PATH` (scp's form: a colon before any slash) or `ssh://[user@]host[:port]/path`;
     None for a local path (`./a:b`, `/x:y`, `C:` has no path after it… is local too)."""
@@ -97,8 +118,10 @@ class RemoteLink:
         self._events: Queue = Queue()
         self._replies: dict[object, Queue] = {}
         self._lock = threading.Lock()
+        self._write_lock = threading.Lock()  # requests come from several worker threads
         self._next = 0
         self._stderr: list[str] = []
+        self._closed = False  # close() was called (perhaps while open() was starting it)
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -111,6 +134,9 @@ class RemoteLink:
         except OSError as exc:
             raise RemoteError(f"{self.spec.label}: cannot start {self.spec.command()[0]}: "
                               f"{exc.strerror or exc}") from None  # fmt: skip
+        if self._closed:  # closed while it was being started: end it now
+            self.close(graceful=False)
+            raise RemoteError(f"{self.spec.label}: closed")
         threading.Thread(target=self._read, name="remote-out", daemon=True).start()
         threading.Thread(target=self._read_err, name="remote-err", daemon=True).start()
         try:
@@ -138,6 +164,10 @@ class RemoteLink:
             )
         self.hello = first
         return first
+
+    def why_ended(self) -> str:
+        """Why the far side's stream ended (its exit and what it said on stderr)."""
+        return self._why_ended(_Ended(None))
 
     def _why_ended(self, ended: _Ended) -> str:
         try:
@@ -207,6 +237,35 @@ class RemoteLink:
                 return
             yield got
 
+    def batch(self, timeout: float, most: int = 10_000) -> list[dict] | None:
+        """The lines that came, waiting up to `timeout` for the first, then those already
+        here (at most `most`); None once the far side ended (RemoteError if it was cut off
+        for what it sent). Lines after the end are left for the next call."""
+        out: list[dict] = []
+        try:
+            got = self._events.get(timeout=timeout)
+        except Empty:
+            return out
+        while True:
+            if isinstance(got, _Ended):
+                if out:
+                    self._events.put(got)  # (said by the next call, after these)
+                    return out
+                if got.reason:
+                    raise RemoteError(f"{self.spec.label}: {got.reason}")
+                return None
+            out.append(got)
+            if len(out) >= most:
+                return out
+            try:
+                got = self._events.get_nowait()
+            except Empty:
+                return out
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
     def request(self, op: str, timeout: float = 30.0, **args: object) -> object:
         with self._lock:
             self._next += 1
@@ -215,8 +274,9 @@ class RemoteLink:
             self._replies[rid] = box
         line = json.dumps({"type": "request", "id": rid, "op": op, **args}) + "\n"
         try:
-            self._proc.stdin.write(line.encode())
-            self._proc.stdin.flush()
+            with self._write_lock:
+                self._proc.stdin.write(line.encode())
+                self._proc.stdin.flush()
             reply = box.get(timeout=timeout)
         except (OSError, ValueError, AttributeError):
             raise RemoteError(f"{self.spec.label}: the connection is closed") from None
@@ -235,6 +295,7 @@ class RemoteLink:
         """End the far side (stdin closed: it ends itself; then SIGTERM, SIGKILL) and reap it:
         no ssh process is left behind. Not `graceful` (a far side that misbehaved): SIGTERM at
         once."""
+        self._closed = True
         p = self._proc
         if p is None:
             return

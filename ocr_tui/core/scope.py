@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ocr_tui.core.discover import DEFAULT_DEPTH
 from ocr_tui.core.project import Project
+from ocr_tui.core.remote import RemoteSpec
 
 
 @dataclass(frozen=True)
@@ -20,12 +21,18 @@ class Scope:
     projects: tuple[Project, ...] = ()
     scan: Path | None = None
     depth: int = DEFAULT_DEPTH
+    remotes: tuple[RemoteSpec, ...] = ()  # projects on other hosts (`HOST:PATH`)
 
     @property
     def several(self) -> bool:
-        """More than one project, or as many as a scan finds: the workspace's ways (names,
-        a project column); else one project's, unchanged."""
-        return self.scan is not None or len(self.projects) > 1
+        """More than one project, or as many as a scan finds, or a remote one: the workspace's
+        ways (names, a project column); else one project's, unchanged."""
+        return self.scan is not None or len(self.projects) > 1 or bool(self.remotes)
+
+    @property
+    def local(self) -> bool:
+        """Anything to watch here (else only remote projects)."""
+        return self.scan is not None or bool(self.projects)
 
     @property
     def root(self) -> Path:

@@ -64,6 +64,9 @@ class Source(ABC):
     # `rounds`, `current_round`, `map_runs`), and the UI's own screens read its data. One
     # Source at most says so (the first registered wins).
     host: ClassVar[bool] = False
+    # The module that registers the format's reads of the read seam (`core.reads`), if any:
+    # imported when a read is first made, not with the format.
+    reads_module: ClassVar[str | None] = None
 
     def __init__(self, root: Path, *, stall_after: float = DEFAULT_STALL_AFTER) -> None:
         self.root = root

@@ -12,6 +12,7 @@ from ocr_tui.core.view import SessionView
 
 # state -> (glyph, legend). Order is the legend's order and the precedence (first wins).
 STATES: dict[str, tuple[str, str]] = {
+    "offline": ("⊘", "host unreachable: its connection is lost; the last state known is shown"),
     "problem": ("✗", "problem: a file is unreadable or inconsistent (see the detail pane)"),
     "input": ("◆", "waiting on you: an approval gate needs a person"),
     "stalled": ("⚠", "stalled: running, but nothing changed for longer than --stall-after"),
@@ -29,6 +30,8 @@ STATES: dict[str, tuple[str, str]] = {
 def session_state(view: SessionView) -> str:
     """One of STATES' keys: the first that holds, in STATES' order (reading comes first: a
     stand-in row has nothing else to say)."""
+    if view.offline:
+        return "offline"  # nothing shown of it is known to be current
     if view.source == "loading":
         return "loading"
     if view.problems:

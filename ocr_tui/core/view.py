@@ -212,6 +212,11 @@ class SessionView(msgspec.Struct, kw_only=True, gc=False):
     # project (`Snapshot.projects`), and `id` is `project/the session's own id`. Unset (not
     # in the JSON at all) with one project.
     project: str | UnsetType = UNSET
+    # A remote project's session (`HOST:PATH`, issue 29): the host it is read on. Unset (not in
+    # the JSON) for a local one.
+    host: str | UnsetType = UNSET
+    # A remote session while its host's connection is lost: the view is the last one known.
+    offline: bool | UnsetType = UNSET
     branch: str | None
     source: str  # "ocr.db" | "state.json" | "files"
     status: str  # "active" | "closed"

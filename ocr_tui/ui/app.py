@@ -216,17 +216,7 @@ class OcrTuiApp(DemoMode, LiveApp):
             self.demo = None
 
     def _update_sub_title(self) -> None:
-        if self.scope is not None:
-            where = fmt.display_path(self.scope.root)
-            n = len(self.scope.projects)
-            parts = [f"projects under {where}" if self.scope.scan else f"{n} projects in {where}"]
-        else:
-            parts = [fmt.display_path(self.project.root) if self.project else "no project"]
-        if self.demo is not None:
-            parts.append("demo")
-        if self.polling:
-            parts.append("polling")
-        self.sub_title = " · ".join(parts)
+        self.sub_title = sub_title(self)
 
     def watch_polling(self) -> None:
         self._update_sub_title()
@@ -330,3 +320,27 @@ class OcrTuiApp(DemoMode, LiveApp):
             self.notify(f"Could not start the demo: {error}", severity="error", markup=False)
             if self.project is None:
                 self.look_for_project()
+
+
+def sub_title(app: OcrTuiApp) -> str:
+    """What the title says of what is shown: the project (or how many, and where), the remote
+    ones, the demo, polling."""
+    scope = app.scope
+    if scope is not None:
+        where = fmt.display_path(scope.root)
+        n, far = len(scope.projects), len(scope.remotes)
+        if scope.scan:
+            parts = [f"projects under {where}"]
+        elif n:
+            parts = [f"{n} project{'s' * (n != 1)} in {where}"]
+        else:
+            parts = []
+        if far:
+            parts.append(f"{far} remote project{'s' * (far != 1)}")
+    else:
+        parts = [fmt.display_path(app.project.root) if app.project else "no project"]
+    if app.demo is not None:
+        parts.append("demo")
+    if app.polling:
+        parts.append("polling")
+    return " · ".join(parts)

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 from textual.signal import Signal
 
 from ocr_tui.core.project import Project
+from ocr_tui.core.reads import LocalReader, Reader
 from ocr_tui.core.view import Header, SessionView
 from ocr_tui.ui.navigation import Target
 
@@ -27,6 +28,18 @@ class SessionsHost(Protocol):
     sessions_signal: Signal[tuple[list[SessionView], list[str]]]
 
     def now(self) -> datetime: ...
+
+    # optional: `reader_of(session_id) -> Reader` (the read seam; `reader_of` below)
+
+
+def reader_of(app: object, session_id: str) -> Reader:
+    """Where session `session_id`'s reads run (`core.reads`): the app's `reader_of` (a remote
+    project's far side, or here); an app without one reads here, in the session's project."""
+    get = getattr(app, "reader_of", None)
+    if get is not None:
+        return get(session_id)
+    project_of = getattr(app, "project_of", None)
+    return LocalReader(project_of(session_id) if project_of else getattr(app, "project", None))
 
 
 class Dashboard(SessionsHost, Protocol):

@@ -44,10 +44,11 @@ from ocr_tui.core.registry import source_classes
 from ocr_tui.core.scope import Scope
 from ocr_tui.core.view import Header, SessionView
 from ocr_tui.ui import notify as notifier
-from ocr_tui.ui import textual_compat as tc
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
+from ocr_tui.ui.live_changes import LiveChanges
 from ocr_tui.ui.live_projects import EarlyStart, ProjectFound, ProjectSwitch, kept
+from ocr_tui.ui.live_remote import RemoteProjects
 from ocr_tui.ui.message_board import MessageBoard
 from ocr_tui.ui.messages import (
     HeadersChanged,
@@ -56,15 +57,15 @@ from ocr_tui.ui.messages import (
     SessionsScanned,
     WatchPolling,
 )
-from ocr_tui.ui.notify import BEL, MODES, escapes, notes_for
-from ocr_tui.ui.toasts import ChangeToasts, Event, transitions
+from ocr_tui.ui.notify import MODES
+from ocr_tui.ui.toasts import ChangeToasts
 
 if TYPE_CHECKING:  # (the engine is imported when the watcher starts: after the first frame)
     from ocr_tui.core.engine import Engine
     from ocr_tui.core.workspace import Workspace
 
 
-class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
+class LiveApp(EarlyStart, ProjectSwitch, RemoteProjects, LiveChanges, MessageBoard):
     """The sessions of one project (or of the demo), kept current by a watcher worker."""
 
     PROJECT_POLL_S = 1.0  # without a project: how often to look for one
@@ -114,6 +115,7 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
         # ids of sessions whose files changed (even when their views did not): open documents
         self.touched_signal: Signal[frozenset[str]] = Signal(self, "touched")
         self.engine: Engine | Workspace | None = None
+        self.init_remotes()
         self._poll = poll
         self._stall_after = stall_after
         self._stop: asyncio.Event | None = None
@@ -158,6 +160,7 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     def on_unmount(self) -> None:
         if self._stop is not None:
             self._stop.set()
+        self.stop_remotes()  # no ssh process is left behind
         self.workers.cancel_group(self, "project-lookup")
 
     def start_watching(self) -> None:
@@ -168,9 +171,14 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
         self._stop = asyncio.Event()
         if self.engine is not None:
             self.engine.close()  # its first scan's worker processes, if any
+            self.engine = None
+        scope = self.scope or Scope((self.project,))
+        self.start_remotes()
+        if not scope.local:  # remote projects only: nothing to watch here
+            self.status = "ready"
+            return
         from ocr_tui.core.workspace import make_engine
 
-        scope = self.scope or Scope((self.project,))
         self.engine = make_engine(scope, stall_after=self._stall_after, clock=self.now)
         self._watch(self.engine, self._stop)
 
@@ -224,13 +232,16 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     def _scanned(self, message: SessionsScanned) -> None:
         if not self._current(message.project):
             return
-        removed = sorted(set(self.sessions) - {v.id for v in message.sessions})
+        remote = self.remote_views()  # (the remote projects' are their feeds')
+        removed = sorted(set(self.sessions) - {v.id for v in message.sessions} - set(remote))
         views = list(message.sessions)
         if self._early:  # a stand-in does not replace a session read early (it is read again)
             self._early, early = False, self.sessions
             views = [kept(early.get(v.id), v) for v in views]
-        self.sessions = {v.id: v for v in views}
-        self._projects_seen = {v.project for v in message.sessions if v.project}
+        self.sessions = {**{v.id: v for v in views}, **remote}
+        self._projects_seen = {v.project for v in message.sessions if v.project} | {
+            v.project for v in remote.values() if v.project
+        }
         self.unread = sum(1 for v in views if v.source == "loading")
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((views, removed))
@@ -239,44 +250,8 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     def _changed(self, message: SessionsChanged) -> None:
         if not self._current(message.project):
             return
-        events = [e for v in message.changed for e in transitions(self.sessions.get(v.id), v)]
-        found = self._projects_found(message.changed)
-        if found:  # a project found (`--scan`): one notice, not a "new session" per session
-            shown = {v.id for v in message.changed if v.project in found}
-            events = [e for e in events if not (e.kind == "new" and e.session in shown)]
-        for view in message.changed:
-            old = self.sessions.get(view.id)
-            if old is not None and old.source == "loading" and view.source != "loading":
-                self.unread -= 1
-            self.sessions[view.id] = view
-        for sid in message.removed:
-            gone = self.sessions.pop(sid, None)
-            if gone is not None and gone.source == "loading":
-                self.unread -= 1
-        self._set_dir_status(message.sessions_dir)
-        self.sessions_signal.publish((list(message.changed), list(message.removed)))
-        if message.touched:
-            self.touched_signal.publish(message.touched)
-        self._toasts.announce([e for e in events if self.toast_wanted(e.session)])
-        self._notify_changes(events)
-
-    def toast_wanted(self, session_id: str) -> bool:
-        """Does a change of this session raise a toast? (All do here; the dashboard leaves out
-        a project's its list hides. The bell and desktop notes are for every session.)"""
-        return True
-
-    def _notify_changes(self, events: list[Event]) -> None:
-        """The bell or desktop notifications for `events` (`notify`), none for the session on
-        screen. On the UI thread: the escapes go straight to the driver, between frames."""
-        if self.notify_mode == "off" or not events:
-            return
-        notes = notes_for(events, self.viewed_session())
-        protocol = "bell" if self.notify_mode == "bell" else self._notify_protocol
-        for seq in escapes(notes, protocol, self._notify_tmux):
-            if seq == BEL:
-                self.bell()  # Textual's own (nothing when headless)
-            elif (driver := tc.driver(self)) is not None:
-                driver.write(seq)  # as `App.copy_to_clipboard` writes its OSC 52
+        self.apply_changes(list(message.changed), list(message.removed), message.touched,
+                           sessions_dir=message.sessions_dir)  # fmt: skip
 
     @on(HeadersChanged)
     def _headers_changed(self, message: HeadersChanged) -> None:
@@ -287,8 +262,9 @@ class LiveApp(EarlyStart, ProjectSwitch, MessageBoard):
     def _project_missing(self, message: ProjectMissing) -> None:
         if not self._current(message.project):
             return
-        removed = sorted(self.sessions)
-        self.sessions = {}
+        remote = self.remote_views()  # (a remote project is not this one)
+        removed = sorted(set(self.sessions) - set(remote))
+        self.sessions = remote
         self.status = "project-missing"
         self.sessions_signal.publish(([], removed))
 

@@ -62,6 +62,7 @@ class ProjectSwitch:
     def switch_project(self, project: Project, scope: Scope | None = None) -> None:
         """Watch `project` (or the projects of `scope`) instead: every session of the one
         before is removed."""
+        self.stop_remotes()
         removed = sorted(self.sessions)
         self.sessions = {}
         self.headers = ()
@@ -78,6 +79,7 @@ class ProjectSwitch:
         if self._stop is not None:
             self._stop.set()
             self._stop = None
+        self.stop_remotes()
         removed = sorted(self.sessions)
         self.sessions = {}
         self.headers = ()

@@ -31,6 +31,7 @@ STATE_STYLE = {
     "closed": MUTED,
     "problem": "$text-error",
     "loading": MUTED,
+    "offline": MUTED,
 }
 
 # fmt.verdict_kind -> the theme variable of its colour (none: the foreground).

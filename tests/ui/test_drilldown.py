@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Markdown
 
-from ocr_tui.ui.screens.document.docfile import MAX_RENDER
+from ocr_tui.core.document_read import MAX_RENDER
 from ocr_tui.ui.screens.document.screen import DocumentScreen
 from ocr_tui.ui.screens.ocr.round.screen import RoundScreen
 from ocr_tui.ui.screens.session.screen import SessionScreen

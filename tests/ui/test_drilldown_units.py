@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ocr_tui.core.document_read import MAX_RENDER, load_document, rel_is_safe
 from ocr_tui.core.view import Round
 from ocr_tui.ui.fmt import ticking_duration, verdict_kind
 from ocr_tui.ui.navigation import adjacent, steps_between_rounds
-from ocr_tui.ui.screens.document.docfile import MAX_RENDER, load_document, rel_is_safe
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 
 

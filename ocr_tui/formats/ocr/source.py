@@ -48,6 +48,7 @@ class OcrSource(Source):
     flow_words = ("review", "map")
     host = True  # rounds, findings, map runs: the UI's own screens (`formats/ocr/api.py`)
     markers = (".ocr",)
+    reads_module = "ocr_tui.formats.ocr.reads"
     phase_labels = tuple(label for _, label in REVIEW_PHASES + MAP_PHASES)
     # Its derivation is a function of the session's files and ocr.db alone, and `expires` of
     # the view alone: worker processes may derive it (`ocr_tui.core.pool`).

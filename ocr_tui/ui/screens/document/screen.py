@@ -1,6 +1,6 @@
 """DocumentScreen: one session file rendered as Markdown, reloaded in place when it changes.
 
-The file is read in a thread worker (`ocr_tui.ui.screens.document.docfile.load_document`), never on
+The file is read in a thread worker (`ocr_tui.core.document_read.load_document`), never on
 the UI thread. On every `sessions_signal` naming this session (and every POLL_SECONDS) the worker
 re-stats the file and reads it only if its (size, mtime, inode) changed; the Markdown is
 re-rendered only if the text changed, and the scroll position is kept. A deleted file keeps its
@@ -26,10 +26,13 @@ from textual.message import Message
 from textual.widgets import Markdown, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ocr_tui.core.document_read import MAX_RENDER, DocState, human_size
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.timeutil import from_mtime
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui import fmt, router
+from ocr_tui.ui.contract import reader_of
 from ocr_tui.ui.fmt import round_label, twin_name
 from ocr_tui.ui.navigation import (
     ROUND_FILE,
@@ -45,7 +48,6 @@ from ocr_tui.ui.navigation import (
 )
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
 from ocr_tui.ui.screens.document.actions import KEYS, DocumentActions
-from ocr_tui.ui.screens.document.docfile import MAX_RENDER, DocState, human_size, load_document
 from ocr_tui.ui.screens.ocr.markdown_text import keep_line_breaks
 from ocr_tui.ui.screens.ocr.round_reader import way_in
 from ocr_tui.ui.style import removed_banner
@@ -135,16 +137,18 @@ class DocumentScreen(DocumentActions, DrilldownScreen):
         self.load(known=None if first else (self.state.key if self.state else None))
 
     def load(self, known: tuple | None = None) -> None:
-        if self.session_dir is None:
+        view = self.app.sessions.get(self.session_id)
+        if self.session_dir is None or view is None:
             return
-        project_of = getattr(self.app, "project_of", None)
-        project = project_of(self.session_id) if project_of else getattr(self.app, "project", None)
-        root = str(project.root) if project is not None else None
-        self._load(self.session_dir, self.rel_path, known, root)
+        self._load(reader_of(self.app, self.session_id), view, self.rel_path, known)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="document")
-    def _load(self, session_dir: str, rel: str, known: tuple | None, root: str | None) -> None:
-        state = load_document(session_dir, rel, known, root=root)
+    def _load(self, reader: Reader, view: SessionView, rel: str, known: tuple | None) -> None:
+        # the read seam (`core.reads`): here or on the session's far side
+        try:
+            state = reader.read("document", view, rel=rel, known=known)
+        except Exception as exc:  # a far side lost, or its answer unreadable: said, kept
+            state = DocState(rel=rel, status="error", message=f"cannot be read: {exc}")
         shown = keep_line_breaks(state.text) if state.text else None  # here, not on the UI thread
         if not get_current_worker().is_cancelled:
             self.post_message(self.Loaded(state, shown))

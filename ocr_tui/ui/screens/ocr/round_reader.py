@@ -11,7 +11,6 @@ applied (tests wait on it).
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from textual import on, work
@@ -20,7 +19,9 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.view import SessionView
+from ocr_tui.ui.contract import reader_of
 from ocr_tui.ui.fmt import round_label
 from ocr_tui.ui.navigation import RoundTarget, Target
 from ocr_tui.ui.screens.base.drilldown import Crumb, DrilldownScreen
@@ -85,10 +86,9 @@ class RoundReaderScreen(DrilldownScreen):
 
     # -- for subclasses ---------------------------------------------------------------------
 
-    def read_blocking(
-        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
-    ) -> Any:
-        """Blocking IO, in a thread: what `apply_read` shows."""
+    def read_blocking(self, reader: Reader, view: SessionView) -> Any:
+        """Blocking IO, in a thread: what `apply_read` shows, read through `reader` (the read
+        seam, `core.reads`: here or on the session's far side)."""
         raise NotImplementedError
 
     async def apply_read(self, result: Any) -> None:
@@ -140,16 +140,14 @@ class RoundReaderScreen(DrilldownScreen):
 
     def load(self) -> None:
         """Read the round again (the previous read, if still running, is cancelled)."""
-        if self.session_dir is None:
+        view = self.app.sessions.get(self.session_id)
+        if self.session_dir is None or view is None:
             return
-        project = getattr(self.app, "project", None)
-        db_path = getattr(project, "db_path", None)
-        args = (self.session_dir, self.round_path, self.round_number, db_path, self.session_id)
-        self._read(args)
+        self._read(reader_of(self.app, self.session_id), view)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group=READ_GROUP)
-    def _read(self, args: tuple) -> None:
-        result = self.read_blocking(*args)
+    def _read(self, reader: Reader, view: SessionView) -> None:
+        result = self.read_blocking(reader, view)
         if not get_current_worker().is_cancelled:
             self.post_message(self.Read(result))
 

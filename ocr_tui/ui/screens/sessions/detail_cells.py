@@ -44,6 +44,7 @@ STATE_WORDS = {
     "closed": "closed",
     "problem": "see problems below",
     "loading": "not read yet",
+    "offline": "unknown now: its host's connection is lost (the last state known is shown)",
 }
 
 

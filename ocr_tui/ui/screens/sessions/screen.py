@@ -34,6 +34,7 @@ from ocr_tui.ui.screens.sessions.filter_bar import FilterBar
 from ocr_tui.ui.screens.sessions.headers_bar import HeadersBar
 from ocr_tui.ui.screens.sessions.keys import LIST_ACTIONS, SEARCHED, ListKeys
 from ocr_tui.ui.screens.sessions.layout import SORT_COLUMN
+from ocr_tui.ui.screens.sessions.links_bar import LinksBar
 from ocr_tui.ui.screens.sessions.model import ListModel
 from ocr_tui.ui.screens.sessions.row_order import RowOrder
 from ocr_tui.ui.screens.sessions.screen_clock import ScreenClock
@@ -93,6 +94,7 @@ class MainScreen(ScreenClock, ListFeed, ListKeys):
         yield SummaryBar(id="summary")
         yield FilterBar(id="filter-bar")
         yield HeadersBar(id="headers")
+        yield LinksBar(id="links")
         yield SearchBox(
             select_on_focus=False,
             placeholder=f"Search {SEARCHED} · Enter keeps it · Esc clears",
@@ -196,7 +198,9 @@ class MainScreen(ScreenClock, ListFeed, ListKeys):
         # The columns are those of the formats and projects the list can show (not only of
         # the rows the search leaves), so typing a search does not move them.
         scope = formats if self.format == "all" else [self.format]
-        listed = projects if self.project == "all" else [self.project]
+        # a remote project's column is there from the start (it does not wait for its rows)
+        links = getattr(self.app, "links", {})
+        listed = sorted({*projects, *links}) if self.project == "all" else [self.project]
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
         self._sync_table(query, follow)
         shown = len(model.shown)

@@ -31,6 +31,7 @@ class SessionTable(SessionRows, inherit_bindings=True):
         "session-table--stalled",
         "session-table--closed",
         "session-table--loading",
+        "session-table--offline",
         "session-table--problem",
         "session-table--bar-done",
         "session-table--bar-todo",

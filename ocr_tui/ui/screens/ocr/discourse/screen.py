@@ -12,8 +12,6 @@ finding a response names, `o` opens discourse.md as written, Esc goes back.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from rich.cells import cell_len
 from rich.text import Text
 from textual import on
@@ -24,9 +22,10 @@ from textual.content import Content
 from textual.widgets import DataTable, Markdown, Static
 
 from ocr_tui.core.cells import clip_end
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.api import KINDS, DiscourseRead, Finding, Response, read_discourse
+from ocr_tui.formats.ocr.api import KINDS, DiscourseRead, Finding, Response
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
     DiscourseTarget,
@@ -130,10 +129,9 @@ class DiscourseScreen(RoundReaderScreen):
         self.query_one("#responses", DrillTable).focus()
         super().after_mount()
 
-    def read_blocking(
-        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
-    ) -> DiscourseRead:
-        return read_discourse(session_dir, round_path, number, db_path, sid)
+    def read_blocking(self, reader: Reader, view: SessionView) -> DiscourseRead:
+        return reader.read("discourse", view, round_path=self.round_path,
+                           number=self.round_number)  # fmt: skip
 
     async def apply_read(self, read: DiscourseRead) -> None:
         self.read = read

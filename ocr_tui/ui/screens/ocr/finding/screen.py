@@ -14,7 +14,6 @@ opens the file it was read from (the reviewer's own file for a finding of round-
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -23,13 +22,14 @@ from textual.content import Content
 from textual.widgets import Markdown, Static
 
 from ocr_tui.core.cells import clip_end
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.textsafe import safe_block, safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.formats.ocr.api import (
+    DiscourseRead,
     Finding,
     Response,
     differing_ratings,
-    read_discourse,
     responses_about,
     sort_key,
 )
@@ -77,16 +77,9 @@ def finding_markdown(f: Finding) -> str:
     return text or "*No text was given for this finding.*"
 
 
-def read_detail(
-    session_dir: str,
-    round_path: str,
-    number: int,
-    db_path: Path | None,
-    session_id: str,
-    finding_id: str,
-) -> Detail:
-    """Blocking IO: the finding `finding_id` of round `number`, and what discourse says of it."""
-    read = read_discourse(session_dir, round_path, number, db_path, session_id)
+def read_detail(read: DiscourseRead, finding_id: str) -> Detail:
+    """The finding `finding_id` of a round's read (its discourse and findings), and what
+    discourse says of it (in the worker: its markdown is rendered here)."""
     findings = sorted(read.findings, key=sort_key)
     finding = next((f for f in findings if f.id == finding_id), None)
     about = responses_about(read.discourse, finding_id) if read.discourse is not None else []
@@ -167,10 +160,10 @@ class FindingScreen(FindingMarks, RoundReaderScreen):
         self.query_one("#finding-note").display = False
         super().after_mount()
 
-    def read_blocking(
-        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
-    ) -> Detail:
-        return read_detail(session_dir, round_path, number, db_path, sid, self.finding_id)
+    def read_blocking(self, reader: Reader, view: SessionView) -> Detail:
+        read = reader.read("discourse", view, round_path=self.round_path,
+                           number=self.round_number)  # fmt: skip
+        return read_detail(read, self.finding_id)
 
     async def apply_read(self, detail: Detail) -> None:
         if detail.order:

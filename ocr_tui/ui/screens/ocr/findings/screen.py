@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
-from pathlib import Path
 
 from textual import on
 from textual.app import ComposeResult
@@ -29,9 +28,10 @@ from textual.events import Resize
 from textual.widgets import DataTable, Input, Static
 
 from ocr_tui.core import rounds
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
-from ocr_tui.formats.ocr.api import Finding, Loaded, allowed_states, read_round
+from ocr_tui.formats.ocr.api import Finding, Loaded, allowed_states
 from ocr_tui.ui import router
 from ocr_tui.ui.navigation import (
     FindingsTarget,
@@ -52,6 +52,7 @@ from ocr_tui.ui.screens.ocr.findings.cells import (
 from ocr_tui.ui.screens.ocr.findings.marks import FindingsMarks
 from ocr_tui.ui.screens.ocr.findings.view import FindingsQuery, count_text, no_match
 from ocr_tui.ui.screens.ocr.round_reader import RoundReaderScreen
+from ocr_tui.ui.screens.ocr.triage.writer import db_of
 from ocr_tui.ui.style import removed_banner, theme_style
 from ocr_tui.ui.widgets.breadcrumb import Breadcrumb
 from ocr_tui.ui.widgets.drill_table import DrillTable, selected_key
@@ -153,12 +154,13 @@ class FindingsScreen(FindingsMarks, FindingsActions, RoundReaderScreen):
     # -- loading ----------------------------------------------------------------------------
 
     def read_blocking(
-        self, session_dir: str, round_path: str, number: int, db_path: Path | None, sid: str
+        self, reader: Reader, view: SessionView
     ) -> tuple[Loaded, tuple[str, ...] | None]:
         # the states the store's schema allows: read with the first read only (another whole
         # load of ocr.db on every change would be for a schema that does not change)
-        states = None if self.has_read else allowed_states(db_path, "finding")
-        return read_round(session_dir, number, db_path, sid), states
+        db = None if view.host else db_of(self.app, self.session_id)  # (none written remotely)
+        states = None if self.has_read else allowed_states(db, "finding")
+        return reader.read("round", view, number=self.round_number), states
 
     async def apply_read(self, read: tuple[Loaded, tuple[str, ...] | None]) -> None:
         loaded, states = read

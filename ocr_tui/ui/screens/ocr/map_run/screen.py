@@ -16,7 +16,6 @@ or after in place, Esc goes back.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 from rich.text import Text
 from textual import on
@@ -26,9 +25,10 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Static
 
+from ocr_tui.core.reads import Reader
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import MapRun, SessionView
-from ocr_tui.formats.ocr.api import MapFile, MapSection, read_run
+from ocr_tui.formats.ocr.api import MapFile, MapSection
 from ocr_tui.ui import fmt, router
 from ocr_tui.ui.navigation import MapRunTarget, Target, adjacent_item
 from ocr_tui.ui.screens.base.drilldown import Crumb
@@ -158,10 +158,8 @@ class MapRunScreen(FileMarks, RoundReaderScreen):
 
     # -- reading ----------------------------------------------------------------------------
 
-    def read_blocking(
-        self, session_dir: str, run_path: str, number: int, db_path: Path | None, sid: str
-    ) -> RunRead:
-        return read_run(session_dir, run_path, number, db_path, sid)
+    def read_blocking(self, reader: Reader, view: SessionView) -> RunRead:
+        return reader.read("run", view, run_path=self.round_path, number=self.round_number)
 
     async def apply_read(self, result: RunRead) -> None:
         self.read = result

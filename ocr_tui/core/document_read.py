@@ -103,3 +103,10 @@ def load_document(
     if any(p.endswith("looks binary") for p in found):
         return DocState(status="binary", message="looks like a binary file", **common)
     return DocState(status="ok", text=safe_block(text), truncated=truncated, **common)
+
+
+def read_document(where, rel: str, known: tuple | list | None = None) -> DocState:
+    """The read seam's `document` (`core.reads`): a file of the session (a path relative to
+    its directory, kept inside its project: `where.root`)."""
+    return load_document(where.session_dir, rel, tuple(known) if known else None,
+                         root=where.root)  # fmt: skip

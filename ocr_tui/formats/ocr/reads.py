@@ -1,0 +1,25 @@
+"""OCR's reads of the read seam (`core.reads`): what its screens show beyond the session's view,
+by name, run here or by a far side's agent: `round` (a round's findings), `discourse` (a
+round's discourse.md, linked to its findings), `run` (a map run). Each is the facade's own
+function (`formats.ocr.api`), given where the session is."""
+
+from __future__ import annotations
+
+from ocr_tui.core.reads import Where, read_kind
+from ocr_tui.formats.ocr import api
+
+
+@read_kind("round", api.Loaded, number=int)
+def _round(where: Where, number: int) -> api.Loaded:
+    return api.read_round(where.session_dir, number, where.db_path, where.session_id)
+
+
+@read_kind("discourse", api.DiscourseRead, round_path=str, number=int)
+def _discourse(where: Where, round_path: str, number: int) -> api.DiscourseRead:
+    return api.read_discourse(where.session_dir, round_path, number, where.db_path,
+                              where.session_id)  # fmt: skip
+
+
+@read_kind("run", api.RunRead, run_path=str, number=int)
+def _run(where: Where, run_path: str, number: int) -> api.RunRead:
+    return api.read_run(where.session_dir, run_path, number, where.db_path, where.session_id)
