@@ -7,67 +7,19 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import shutil
-import socket
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from conftest import HAS_SSHD
 
 from ocr_tui.cli import main
 from ocr_tui.formats.ocr.sim import Simulator
 
-SSHD = shutil.which("sshd") or ("/usr/sbin/sshd" if os.path.exists("/usr/sbin/sshd") else None)
-pytestmark = pytest.mark.skipif(SSHD is None or shutil.which("ssh") is None,
-                                reason="no OpenSSH server here (.ci/run installs it)")  # fmt: skip
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def sshd(tmp_path_factory):
-    d = tmp_path_factory.mktemp("sshd")
-    os.chmod(d, 0o700)
-    for name in ("host", "user"):
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / name)],
-                       check=True)  # fmt: skip
-    (d / "authorized_keys").write_text((d / "user.pub").read_text())
-    os.chmod(d / "authorized_keys", 0o600)
-    port = free_port()
-    (d / "sshd_config").write_text(
-        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {d / 'host'}\n"
-        f"AuthorizedKeysFile {d / 'authorized_keys'}\nPidFile {d / 'sshd.pid'}\n"
-        "StrictModes no\nUsePAM no\nPasswordAuthentication no\nPermitRootLogin yes\n"
-        "PubkeyAuthentication yes\nLogLevel ERROR\n"
-    )
-    Path("/run/sshd").mkdir(parents=True, exist_ok=True)  # its privilege separation directory
-    proc = subprocess.Popen([SSHD, "-D", "-e", "-f", str(d / "sshd_config")],
-                            stderr=subprocess.PIPE)  # fmt: skip
-    (d / "ssh_config").write_text(
-        f"Host localhost\n  Port {port}\n  IdentityFile {d / 'user'}\n"
-        "  StrictHostKeyChecking no\n  UserKnownHostsFile /dev/null\n  LogLevel ERROR\n"
-    )
-    ssh = f"ssh -F {d / 'ssh_config'}"
-    deadline = time.monotonic() + 20
-    while True:  # waits for: sshd to take connections
-        probe = subprocess.run([*ssh.split(), "-o", "BatchMode=yes", "localhost", "true"],
-                               capture_output=True, text=True)  # fmt: skip
-        if probe.returncode == 0:
-            break
-        assert proc.poll() is None, proc.stderr.read().decode()
-        assert time.monotonic() < deadline, f"sshd did not answer: {probe.stderr}"
-        time.sleep(0.2)
-    yield ssh, port
-    proc.terminate()
-    proc.wait(timeout=10)
+pytestmark = pytest.mark.skipif(not HAS_SSHD, reason="no OpenSSH server here (.ci/run installs it)")
 
 
 @pytest.fixture(scope="module")
