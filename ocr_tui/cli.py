@@ -105,6 +105,14 @@ def cmd_status(args: argparse.Namespace) -> int:
     cut = getattr(engine, "truncation", lambda: None)()
     if cut:
         print(f"ocr-tui: {cut}", file=sys.stderr)
+    far_refs, unreached = [], []
+    if scope.remotes:  # remote projects too (`status . devbox:api`): each read by its far side
+        from ocr_tui.remote_status import with_remotes
+
+        taken = {r.name for r in getattr(engine, "refs", list)()}  # the local projects' names
+        sessions, far_refs, unreached = with_remotes(scope, sessions, taken)
+        for line in unreached:
+            print(f"ocr-tui: {safe_line(line)}", file=sys.stderr)
     if args.session:
         wanted, error = session_ids(args.session, sessions, engine.project.root)
         if error:
@@ -112,12 +120,14 @@ def cmd_status(args: argparse.Namespace) -> int:
             return EXIT_NO_SESSION
         sessions = [v for v in sessions if v.id in wanted]
     now = engine.clock()
+    code = 1 if unreached else 0  # (what could be read is shown all the same)
     if args.json:
         snap = engine.snapshot()
-        if args.session:
-            snap.sessions = [v for v in snap.sessions if v.id in wanted]
+        snap.sessions = sessions
+        if far_refs:
+            snap.projects = [*(snap.projects or []), *far_refs]
         print(encode_json(snap))
-        return 0
+        return code
     width = output_width(sys.stdout) if args.max_width is None else (args.max_width or None)
     if args.oneline:
         default = ONELINE_WIDTH if width is None else min(ONELINE_WIDTH, width)
@@ -128,7 +138,7 @@ def cmd_status(args: argparse.Namespace) -> int:
         print(f"No sessions yet in {safe_line(scope.projects[0].sessions_dir)}")
     else:
         print(table(sessions, width, now))
-    return 0
+    return code
 
 
 def session_ids(

@@ -54,6 +54,41 @@ def remote_sessions(spec: RemoteSpec) -> list[dict]:
         link.close()
 
 
+def with_remotes(scope, local: list, taken: set[str]) -> tuple[list, list, list[str]]:
+    """`status` of local and remote projects together: the local views and each remote
+    project's (read at once, each in its thread), newest first; the remote projects' refs;
+    a line for each far side that could not be read (the rest are shown all the same)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ocr_tui.core.order import newest_first
+    from ocr_tui.core.remote import remote_names
+    from ocr_tui.core.remote_feed import far_view
+    from ocr_tui.core.view import ProjectRef
+
+    specs = list(scope.remotes)
+    names = remote_names(specs, taken)
+    views, refs, errors = list(local), [], []
+    with ThreadPoolExecutor(max_workers=min(8, len(specs)) or 1) as pool:
+        answers = list(pool.map(_sessions_or_error, specs))
+    for spec, name, (raw, error) in zip(specs, names, answers, strict=True):
+        refs.append(ProjectRef(name=name, path=f"{spec.host}:{spec.path}"))
+        if error is not None:
+            errors.append(error)
+            continue
+        try:
+            views += [far_view(s, name, spec.host) for s in raw]
+        except RemoteError as exc:
+            errors.append(str(exc))
+    return newest_first(views), refs, errors
+
+
+def _sessions_or_error(spec: RemoteSpec) -> tuple[list[dict], str | None]:
+    try:
+        return remote_sessions(spec), None
+    except RemoteError as exc:
+        return [], str(exc)
+
+
 def cmd_remote_status(spec: RemoteSpec, args: argparse.Namespace) -> int:
     from ocr_tui.core.engine import encode_json
     from ocr_tui.core.view import SessionView
@@ -130,3 +165,48 @@ def run_remote(spec: RemoteSpec, args: argparse.Namespace) -> int:
     if args.command == "watch":
         return cmd_remote_watch(spec, args)
     return cmd_remote_status(spec, args)
+
+
+async def relay_remotes(scope, emit, wanted, taken: set[str]) -> None:
+    """`watch` of local and remote projects together: each remote project followed by a
+    `RemoteFeed` (reconnecting as the dashboard does), its sessions written as the local
+    ones are (`snapshot` after each whole scan of the far side, then `changed` and `removed`),
+    each with its `project` and `host`; a connection lost is one line on stderr. Runs until
+    cancelled; the far sides are then ended."""
+    import asyncio
+    import threading
+
+    from ocr_tui.core.remote import remote_names
+    from ocr_tui.core.remote_feed import FeedViews, LinkState, RemoteFeed, far_id
+
+    loop = asyncio.get_running_loop()
+    events: asyncio.Queue = asyncio.Queue()
+    stop = threading.Event()
+    specs = list(scope.remotes)
+    feeds = [
+        RemoteFeed(spec, name, lambda ev: loop.call_soon_threadsafe(events.put_nowait, ev))
+        for spec, name in zip(specs, remote_names(specs, taken), strict=True)
+    ]
+    for feed in feeds:
+        threading.Thread(target=feed.run, args=(stop,), daemon=True).start()
+    try:
+        while True:
+            ev = await events.get()
+            if isinstance(ev, LinkState):
+                if ev.state == "lost":
+                    why = safe_line(ev.message)
+                    print(f"ocr-tui: {safe_line(ev.name)}: connection lost ({why}); reconnecting",
+                          file=sys.stderr)  # fmt: skip
+                continue
+            assert isinstance(ev, FeedViews)
+            for sid in ev.removed:
+                if wanted(sid, far_id(sid, ev.name)):
+                    emit({"type": "removed", "id": sid})
+            kind = "snapshot" if ev.full else "changed"
+            for view in ev.changed:
+                if wanted(view.id, far_id(view.id, ev.name)):
+                    emit({"type": kind, "session": view})
+    finally:
+        stop.set()
+        for feed in feeds:
+            await asyncio.to_thread(feed.close)

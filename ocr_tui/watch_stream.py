@@ -29,10 +29,8 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     them, one JSON object a line. With several projects (`scope.several`), a `projects` line
     first and whenever the list of projects changes (`--scan`), and each session names its
     `project`."""
-    from ocr_tui.core.display import local_id
     from ocr_tui.core.engine import encode_json
-    from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
-    from ocr_tui.core.workspace import Workspace, make_engine
+    from ocr_tui.core.workspace import make_engine
 
     engine = make_engine(scope, stall_after=args.stall_after)
     project = engine.project
@@ -50,6 +48,46 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     def wanted(sid: str) -> bool:  # `--session`: a session that appears later is streamed too
         return not only or sid in only or own.get(sid) in only
 
+    if scope.remotes:  # remote projects too (`watch . devbox:api`): relayed beside
+        from ocr_tui.remote_status import relay_remotes
+
+        taken = {r.name for r in getattr(engine, "refs", list)()}
+        relay = relay_remotes(scope, emit, lambda sid, far: not only or sid in only
+                              or far in only, taken)  # fmt: skip
+        if not scope.local:  # only remote ones: nothing to watch here
+            emit({"type": "projects", "projects": far_refs(scope, set())})
+            emit({"type": "headers", "headers": []})
+            await relay
+            return
+        relaying = asyncio.ensure_future(relay)
+    else:
+        relaying = None
+    try:
+        far = far_refs(scope, taken) if scope.remotes else []
+        await _follow_local(engine, project, args, emit, wanted, own, far)
+    finally:
+        if relaying is not None:
+            relaying.cancel()
+            with suppress(asyncio.CancelledError):
+                await relaying
+
+
+def far_refs(scope: Scope, taken: set[str]) -> list[dict]:
+    """The remote projects as a `projects` line names them."""
+    from ocr_tui.core.remote import remote_names
+
+    specs = list(scope.remotes)
+    names = remote_names(specs, taken)
+    return [{"name": n, "path": f"{s.host}:{s.path}"} for s, n in zip(specs, names, strict=True)]
+
+
+async def _follow_local(engine, project, args, emit, wanted, own, far: list) -> None:
+    """The local projects' part of `stream_jsonl` (`far`: the remote projects' refs, said in
+    its `projects` lines after the local ones)."""
+    from ocr_tui.core.display import local_id
+    from ocr_tui.core.watch import Changed, PollingFallback, ProjectMissing, Scanned, watch_project
+    from ocr_tui.core.workspace import Workspace
+
     # None: the first event says the headers whatever they are (`[]`), as docs/json.md promises; an
     # engine's version starts at 0, so one project without project-level state had said none
     headers_seen: object = None
@@ -57,7 +95,7 @@ async def stream_jsonl(scope: Scope, args: argparse.Namespace) -> None:
     async for ev in watch_project(engine, poll=args.poll):
         if isinstance(engine, Workspace) and (refs := engine.refs()) != projects_seen:
             projects_seen = refs
-            emit({"type": "projects", "projects": refs})
+            emit({"type": "projects", "projects": [*refs, *far]})
         if engine.headers_version != headers_seen:  # a format's project-level state changed
             headers_seen = engine.headers_version
             emit({"type": "headers", "headers": [h for _, h in sorted(engine.headers.items())]})

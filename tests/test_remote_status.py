@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -109,3 +110,60 @@ def test_watch_relays_the_far_sides_stream_and_leaves_nothing_behind(far, tmp_pa
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def test_status_of_local_and_remote_projects_together(far, agent, tmp_path, capsys):
+    here = tmp_path / "here"
+    shutil.copytree(far, here)
+    assert main(["status", str(here), f"box:{far}", "--via", "env", "--json"]) == 0
+    both = json.loads(capsys.readouterr().out)
+    by_project: dict[str, list[str]] = {}
+    for s in both["sessions"]:
+        by_project.setdefault(s["project"], []).append(s["id"].split("/", 1)[1])
+    assert sorted(by_project) == [f"box:{far.name}", "here"]
+    assert sorted(by_project[f"box:{far.name}"]) == sorted(by_project["here"])
+    assert {s.get("host") for s in both["sessions"]} == {None, "box"}
+    assert [p["name"] for p in both["projects"]] == ["here", f"box:{far.name}"]
+    # the newest first, whichever project
+    times = [s["last_activity"] or "" for s in both["sessions"]]
+    assert times == sorted(times, reverse=True)
+
+
+def test_an_unreachable_one_is_a_line_the_rest_shown(far, monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("OCR_TUI_AGENT", "/nonexistent/ocr-tui")
+    here = tmp_path / "here"
+    shutil.copytree(far, here)
+    assert main(["status", str(here), f"box:{far}", "--via", "env", "--oneline"]) == 1
+    out, err = capsys.readouterr()
+    assert out.count("\n") == 1 and err.count("\n") == 1 and "not installed on box" in err
+
+
+def test_watch_of_local_and_remote_projects_together(far, agent, tmp_path):
+    here = tmp_path / "here"
+    shutil.copytree(far, here)
+    n = len(list((far / ".ocr" / "sessions").iterdir()))
+    p = subprocess.Popen(
+        [sys.executable, "-m", "ocr_tui", "watch", str(here), f"box:{far}", "--via", "env"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        first = json.loads(p.stdout.readline())  # waits for: the stream's first line
+        assert first["type"] == "projects"
+        assert [r["name"] for r in first["projects"]] == ["here", f"box:{far.name}"]
+        seen: dict[str, set[str]] = {"here": set(), f"box:{far.name}": set()}
+        while min(len(v) for v in seen.values()) < n:  # waits for: both projects' snapshots
+            line = json.loads(p.stdout.readline())
+            if line["type"] == "snapshot":
+                s = line["session"]
+                seen[s["project"]].add(s["id"])
+                assert s.get("host") == ("box" if s["project"] == f"box:{far.name}" else None)
+        sid = sorted(seen[f"box:{far.name}"])[0].split("/", 1)[1]
+        (far / ".ocr" / "sessions" / sid / "notes.md").write_text("new\n")
+        while True:  # waits for: the far change relayed
+            line = json.loads(p.stdout.readline())
+            if line["type"] == "changed" and line["session"]["id"] == f"box:{far.name}/{sid}":
+                break
+    finally:
+        p.terminate()
+        assert p.wait(timeout=20) == 0
+        (far / ".ocr" / "sessions" / sid / "notes.md").unlink(missing_ok=True)

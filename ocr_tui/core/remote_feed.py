@@ -68,6 +68,19 @@ class Flooded(Exception):
     pass
 
 
+def far_view(raw: object, name: str, host: str) -> SessionView:
+    """A far session (its JSON object) as a view of this side: its id `NAME/ID`, its project
+    `name`, its host (RemoteError: not a readable view)."""
+    try:
+        view = msgspec.convert(raw, SessionView)
+    except (msgspec.ValidationError, TypeError) as exc:
+        raise RemoteError(f"{name}: the far side sent a session that is not readable"
+                          f" ({str(exc)[:120]}): cut off") from None  # fmt: skip
+    return msgspec.structs.replace(
+        view, id=f"{name}/{view.id}", project=name, host=host, offline=msgspec.UNSET
+    )
+
+
 def far_id(app_id: str, name: str) -> str:
     """The far side's own id of the app's `NAME/ID`."""
     return app_id[len(name) + 1 :] if app_id.startswith(f"{name}/") else app_id
@@ -221,16 +234,7 @@ class RemoteFeed:
         return scanned
 
     def _view(self, raw: object) -> SessionView:
-        """A far session as a view of this side (RemoteError: not one)."""
-        try:
-            view = msgspec.convert(raw, SessionView)
-        except (msgspec.ValidationError, TypeError) as exc:
-            raise RemoteError(f"{self.name}: the far side sent a session that is not readable"
-                              f" ({str(exc)[:120]}): cut off") from None  # fmt: skip
-        return msgspec.structs.replace(
-            view, id=f"{self.name}/{view.id}", project=self.name, host=self.spec.host,
-            offline=msgspec.UNSET,
-        )  # fmt: skip
+        return far_view(raw, self.name, self.spec.host)
 
     def _replace(self, views: dict[str, SessionView]) -> None:
         gone = sorted(set(self._shown) - set(views))
