@@ -395,11 +395,11 @@ def _dispatch(argv: list[str] | None) -> int:
         local = [p for p in paths if not _remote_path(p)]  # (the config file: where it applies)
         args.path = local[0] if local else None
     path = getattr(args, "path", None)
-    if args.command in ("status", "watch") and (spec := _remote(args)) is not None:
+    if args.command in ("status", "watch") and _remote(args) is not None:
         from ocr_tui.remote_status import run_remote  # its far side says whether it exists
 
         _configure(args, None)
-        return run_remote(spec, args)
+        return run_remote(_remote(args), args)  # (with the config's table for it)
     for given in paths or [path]:
         if args.command in REMOTE_COMMANDS and _remote_path(given):
             continue  # its far side says whether it exists

@@ -20,8 +20,10 @@ SCAN_TIMEOUT_S = 120.0
 
 
 def remote_of(path: str, args: argparse.Namespace) -> RemoteSpec | None:
-    """`path` as a remote project (`HOST:PATH`, `ssh://…`), reached through `--via` when given,
-    its far side's command `$OCR_TUI_AGENT` (default `ocr-tui`); None for a local path."""
+    """`path` as a remote project (`HOST:PATH`, `ssh://…`); None for a local path. Reached
+    through `--via`, else its config table's `via`, else the file's; its far command
+    `$OCR_TUI_AGENT`, else its table's `agent`, else the file's, else `ocr-tui`; `e` on its
+    findings through its table's `editor_remote`, else the file's."""
     import dataclasses
     import os
     import shlex
@@ -31,9 +33,29 @@ def remote_of(path: str, args: argparse.Namespace) -> RemoteSpec | None:
     spec = parse_remote(path)
     if spec is None:
         return None
-    via = tuple(shlex.split(args.via)) if getattr(args, "via", None) else ()
-    agent = os.environ.get("OCR_TUI_AGENT") or DEFAULT_AGENT
-    return dataclasses.replace(spec, via=via, agent=agent)
+    settings = getattr(args, "settings", None)
+    own = None
+    for name, table in (getattr(settings, "remotes", None) or {}).items():
+        named = parse_remote(name)
+        if named is not None and named.place == spec.place:
+            own = table
+    via = getattr(args, "via", None) or _first("via", own, settings)
+    agent = os.environ.get("OCR_TUI_AGENT") or _first("agent", own, settings) or DEFAULT_AGENT
+    try:
+        words = tuple(shlex.split(via)) if via else ()
+    except ValueError as exc:  # an open quote
+        print(f"ocr-tui: --via {safe_line(via)!r}: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return dataclasses.replace(spec, via=words, agent=agent,
+                               editor=_first("editor_remote", own, settings))  # fmt: skip
+
+
+def _first(key: str, *settings: object) -> str | None:
+    for s in settings:
+        value = getattr(s, key, None) if s is not None else None
+        if value:
+            return value
+    return None
 
 
 def remote_sessions(spec: RemoteSpec) -> list[dict]:

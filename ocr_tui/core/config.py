@@ -8,9 +8,14 @@
     notify = "off"               # off | bell | desktop
     editor = "code --wait"       # opens a finding's file (before $VISUAL and $EDITOR)
     read_only = true             # never write the user's marks and notes into ocr.db
+    agent = "uvx ocr-tui"        # a remote project's far command (default: ocr-tui)
+    editor_remote = "code --remote ssh-remote+{host} -g {path}:{line}"  # `e` on a remote one
 
     [projects."~/src/api"]       # for one project (its root): any of the keys above
     sort = "name"
+
+    [projects."devbox:~/src/api"]  # a remote project (HOST:PATH as given): agent, via,
+    via = "docker exec -i api"     # editor_remote
 
 Command-line flags win over the file, a project's table over the file's top level. A file
 that cannot be read or parsed, a key that is unknown or a value of the wrong kind is one line
@@ -33,7 +38,9 @@ from ocr_tui.core.timeutil import parse_duration
 SORTS = ("activity", "start", "name", "project")
 FILTERS = ("all", "active", "closed")
 NOTIFY = ("off", "bell", "desktop")
-KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor", "read_only")
+KEYS = ("theme", "sort", "filter", "stall_after", "notify", "editor", "read_only", "agent",
+        "via", "editor_remote")  # fmt: skip
+REMOTE_KEYS = ("agent", "via", "editor_remote")  # a remote project's table
 
 
 @dataclass
@@ -47,6 +54,11 @@ class Settings:
     notify: str | None = None
     editor: str | None = None
     read_only: bool | None = None
+    agent: str | None = None  # a remote project's far command
+    via: str | None = None  # a command that reaches a remote project's far side
+    editor_remote: str | None = None  # `e` on a remote session's finding: {host} {path} {line}
+    # the tables of remote projects (`[projects."devbox:~/src/api"]`), by their name as given
+    remotes: dict[str, Settings] = field(default_factory=dict)
     path: Path | None = None  # the file read
     problems: list[str] = field(default_factory=list)
 
@@ -94,6 +106,12 @@ def load(start: Path | None = None, path: Path | None = None) -> Settings:
                     f"config {shown}: projects.{_quoted(name)}: not a table; ignored"
                 )
                 continue
+            if _remote_name(name):  # `HOST:PATH`: a remote project's own settings
+                own = settings.remotes[name] = Settings()
+                _apply(own, table, shown, f"projects.{_quoted(name)}.", REMOTE_KEYS)
+                settings.problems += own.problems
+                own.problems = []
+                continue
             root = _resolved(Path(name).expanduser())
             if here == root or root in here.parents:
                 mine.append((len(root.parts), name, table))
@@ -102,13 +120,21 @@ def load(start: Path | None = None, path: Path | None = None) -> Settings:
     return settings
 
 
-def _apply(settings: Settings, data: dict, shown: str, prefix: str) -> None:
+def _remote_name(name: str) -> bool:
+    from ocr_tui.core.remote import parse_remote
+
+    return not os.path.exists(os.path.expanduser(name)) and parse_remote(name) is not None
+
+
+def _apply(
+    settings: Settings, data: dict, shown: str, prefix: str, keys: tuple[str, ...] = KEYS
+) -> None:
     for key, value in data.items():
         if key == "projects" and not prefix:
             continue
         where = f"config {shown}: {prefix}{_clip(str(key), 40)}"
-        if key not in KEYS:
-            settings.problems.append(f"{where}: unknown key ({', '.join(KEYS)}); ignored")
+        if key not in keys:
+            settings.problems.append(f"{where}: unknown key ({', '.join(keys)}); ignored")
             continue
         problem = _set(settings, key, value)
         if problem:
@@ -134,8 +160,8 @@ def _set(settings: Settings, key: str, value: object) -> str | None:
     value = value.strip()
     if choices is not None and value not in choices:
         return f"{_show(value)} is not one of {', '.join(choices)}"
-    if key == "editor" and "\n" in value:
-        return "an editor command is one line"
+    if key in ("editor", "editor_remote", "agent", "via") and "\n" in value:
+        return "a command is one line"
     setattr(settings, key, value)
     return None
 

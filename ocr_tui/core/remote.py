@@ -42,6 +42,14 @@ class RemoteSpec:
     via: tuple[str, ...] = ()  # a command that reaches a shell where ocr-tui lives
     agent: str = DEFAULT_AGENT  # the far side's command (`uvx ocr-tui`, a path)
     ssh_options: tuple[str, ...] = field(default=())
+    # `e` on one of its findings: the user's editor's remote mode, `{host}` `{path}` `{line}`
+    # filled in (`code --remote ssh-remote+{host} -g {path}:{line}`); None: shown read-only
+    editor: str | None = None
+
+    @property
+    def place(self) -> tuple[str, str, int | None]:
+        """What names the project: two specs of one place are one project."""
+        return (self.host, self.path, self.port)
 
     @property
     def label(self) -> str:

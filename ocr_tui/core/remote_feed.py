@@ -109,6 +109,7 @@ class RemoteFeed:
         self._link: RemoteLink | None = None
         self._lock = threading.Lock()
         self._shown: dict[str, SessionView] = {}  # the app's ids -> views, as last emitted
+        self.root: str | None = None  # the far project's root, as its hello says it
         self.state = LinkState(name, spec.host, "connecting", since=clock())
 
     # -- the connection ----------------------------------------------------------------------
@@ -122,7 +123,9 @@ class RemoteFeed:
                     self._link = link
                 if stop.is_set():
                     break
-                link.open()
+                hello = link.open()
+                root = hello.get("root")
+                self.root = root if isinstance(root, str) and root.startswith("/") else None
                 attempt = 0 if self._follow(link, stop) else attempt
                 why = link.why_ended()
             except (RemoteError, Flooded) as exc:

@@ -53,8 +53,10 @@ def far(sim_root: Path, tmp_path: Path) -> Path:
     return root
 
 
-def dashboard(*paths: str, via: str = "env", clock=None):
-    args = build_parser("dashboard").parse_args(["dashboard", *paths, "--via", via])
+def dashboard(*paths: str, via: str | None = "env", clock=None, settings=None):
+    words = ["--via", via] if via else []
+    args = build_parser("dashboard").parse_args(["dashboard", *paths, *words])
+    args.settings = settings
     scope = _scope(args)
     assert scope is not None
     return make_app(None, scope=scope, clock=clock)
@@ -260,3 +262,90 @@ def test_snapshot_a_lost_host(
 
     app = dashboard(str(here), f"box:{far}", clock=lambda: now)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def remote_finding(app, sid: str):
+    view = app.sessions[sid]
+    return view, view.rounds[0]
+
+
+async def open_remote_finding(pilot: Pilot, far: Path) -> tuple[str, object]:
+    """The first finding of round 1 of the far SIM, on its own screen; its file made on the
+    far side (the simulator names files it does not write)."""
+
+    app = pilot.app
+    await connected(pilot, len(list((far / ".ocr" / "sessions").iterdir())))
+    sid = f"{NAME}/{SIM}"
+    view, rnd = remote_finding(app, sid)
+    read = app.reader_of(sid).read("round", view, number=rnd.number)
+    first = sorted((f for f in read.findings if f.location.file), key=lambda f: f.id)[0]
+    source = far / first.location.file
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_text("".join(f"line {i}\n" for i in range(1, 400)))
+    app.open_target(FindingTarget(sid, rnd.number, rnd.path, first.id))
+    await wait_until(pilot, lambda: getattr(app.screen, "finding", None) is not None,
+                     what="the remote finding's screen")  # fmt: skip
+    return sid, first
+
+
+async def test_e_on_a_remote_finding_shows_its_file_read_only(here, far, agent) -> None:
+    from ocr_tui.ui.screens.document.screen import DocumentScreen
+
+    app = dashboard(str(here), f"box:{far}")
+    async with app.run_test(size=SIZE) as pilot:
+        _sid, finding = await open_remote_finding(pilot, far)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: isinstance(app.screen, DocumentScreen)
+                         and getattr(app.screen.state, "status", None) == "ok",
+                         what="the far file shown, read through the far side")  # fmt: skip
+        assert "line 399" in app.screen.state.text
+        assert app.screen.rel_path.endswith(finding.location.file)
+
+
+async def test_e_with_editor_remote_runs_the_users_editor(
+    here, far, agent, tmp_path, monkeypatch
+) -> None:
+    from ocr_tui.core import config
+    from ocr_tui.ui.screens.ocr import editor_launch
+
+    conf = tmp_path / "config.toml"
+    conf.write_text(
+        'editor_remote = "top {host} {path}"\n'
+        f'[projects."box:{far}"]\n'
+        'editor_remote = "code --remote ssh-remote+{host} -g {path}:{line}"\n'
+    )
+    launched = []
+    monkeypatch.setattr(editor_launch, "launch", lambda app, plan: launched.append(plan))
+    app = dashboard(str(here), f"box:{far}", settings=config.load(path=conf))
+    async with app.run_test(size=SIZE) as pilot:
+        _sid, finding = await open_remote_finding(pilot, far)
+        await pilot.press("e")
+        await wait_until(pilot, lambda: launched, what="the editor's plan")
+        path = str(far / finding.location.file)
+        want = ("code", "--remote", "ssh-remote+box", "-g", f"{path}:{finding.location.line_start}")
+        assert launched[0].argv == want
+
+
+def test_a_remote_projects_config_table(tmp_path) -> None:
+    from ocr_tui.core import config
+    from ocr_tui.remote_status import remote_of
+
+    conf = tmp_path / "config.toml"
+    conf.write_text(
+        'agent = "~/bin/ocr-tui"\n'
+        '[projects."devbox:~/src/api"]\n'
+        'via = "docker exec -i api"\n'
+        'agent = "uvx ocr-tui"\n'
+        'theme = "nord"\n'
+    )
+    settings = config.load(path=conf)
+    (problem,) = settings.problems  # a key a remote project's table does not take: said
+    assert "theme: unknown key (agent, via, editor_remote); ignored" in problem
+    args = build_parser("dashboard").parse_args(["dashboard", "devbox:~/src/api"])
+    args.settings = settings
+    spec = remote_of("devbox:~/src/api", args)
+    assert spec.via == ("docker", "exec", "-i", "api") and spec.agent == "uvx ocr-tui"
+    other = remote_of("devbox:~/src/web", args)  # no table: the file's top level
+    assert other.via == () and other.agent == "~/bin/ocr-tui"
+    args.via = "kubectl exec -i pod --"  # the flag wins
+    assert remote_of("devbox:~/src/api", args).via[0] == "kubectl"

@@ -16,6 +16,7 @@ screen by one.
 from __future__ import annotations
 
 import os
+import re
 from datetime import datetime
 
 from textual import on, work
@@ -149,7 +150,7 @@ class DocumentScreen(DocumentActions, DrilldownScreen):
             state = reader.read("document", view, rel=rel, known=known)
         except Exception as exc:  # a far side lost, or its answer unreadable: said, kept
             state = DocState(rel=rel, status="error", message=f"cannot be read: {exc}")
-        shown = keep_line_breaks(state.text) if state.text else None  # here, not on the UI thread
+        shown = as_markdown(rel, state.text) if state.text else None  # here, not on the UI thread
         if not get_current_worker().is_cancelled:
             self.post_message(self.Loaded(state, shown))
 
@@ -306,3 +307,18 @@ def note_for(st: DocState, had_text: bool) -> tuple[str | None, str]:
     if st.truncated:
         return f"Only the first {human_size(MAX_RENDER)} of {human_size(st.size)} are shown.", "cut"
     return None, ""
+
+
+MARKDOWN = (".md", ".markdown", ".mdown", ".txt")
+
+
+def as_markdown(rel: str, text: str) -> str:
+    """What the Markdown widget is given: a session's markdown with its line breaks kept; any
+    other file (a finding's source file, shown read-only) as one fenced block of its text."""
+    if rel.lower().endswith(MARKDOWN) or "." not in rel.rsplit("/", 1)[-1]:
+        return keep_line_breaks(text)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)  # (linear)
+    fence = "`" * max(3, longest + 1)
+    lang = rel.rsplit(".", 1)[-1].lower()
+    lang = lang if lang.isalnum() and len(lang) <= 12 else ""
+    return f"{fence}{lang}\n{text}\n{fence}\n"

@@ -16,6 +16,7 @@ from textual.app import App, SuspendNotSupported
 from textual.widget import Widget
 
 from ocr_tui.core.editor import Plan, Refusal, plan, run
+from ocr_tui.core.textsafe import safe_line
 
 
 def make_plan(
@@ -35,6 +36,9 @@ def open_in_editor(
     """Open `file` (as the reviewer wrote it, relative to the project of session
     `session_id`) at `line`."""
     app = node.app
+    if getattr(app, "is_remote", lambda _sid: False)(session_id):
+        open_remote(node, file, line, session_id)
+        return
     project_of = getattr(app, "project_of", None)
     project = project_of(session_id) if project_of else getattr(app, "project", None)
     if project is None:
@@ -52,6 +56,70 @@ def open_in_editor(
         app.call_from_thread(launch, app, result)
 
     node.run_worker(work, thread=True, group="editor", exclusive=True, exit_on_error=False)
+
+
+def remote_path(root: str | None, file: str) -> str | None:
+    """A finding's file on the far side: inside its project's `root` (the far side's hello
+    says it), as the reviewer named it (relative, `./`, or absolute under the root); None when
+    it leads elsewhere or holds a control character."""
+    import posixpath
+
+    file = file.strip()
+    if root is None or not file or any(ord(c) < 32 or c in "\x7f\u202e\u2066" for c in file):
+        return None
+    path = posixpath.normpath(file if file.startswith("/") else posixpath.join(root, file))
+    return path if path == root or path.startswith(root.rstrip("/") + "/") else None
+
+
+def open_remote(node: Widget, file: str | None, line: int | None, session_id: str) -> None:
+    """`e` on a remote session's finding: the file in the user's editor's remote mode
+    (`editor_remote`, `{host}` `{path}` `{line}` filled in), else shown here read-only, read
+    through the far side."""
+    import posixpath
+    import shlex
+
+    from ocr_tui.ui.navigation import DocumentTarget, Open
+
+    app = node.app
+    view = app.sessions.get(session_id)
+    feed = getattr(app, "feeds", {}).get(view.project) if view is not None else None
+    if feed is None or not file:
+        app.notify("This finding names no file.", severity="warning", markup=False)
+        return
+    path = remote_path(feed.root, file)
+    if path is None:
+        app.notify(f"Not a file of the project on {feed.spec.host}: not opened.",
+                   severity="warning", timeout=4, markup=False)  # fmt: skip
+        return
+    template = feed.spec.editor
+    if template:
+        try:
+            words = shlex.split(template)
+        except ValueError as exc:
+            app.notify(f"editor_remote: {exc}", severity="error", markup=False)
+            return
+        fill = {"host": feed.spec.host, "path": path, "line": str(line or 1)}
+        try:
+            argv = tuple(w.format_map(fill) for w in words)
+        except (KeyError, ValueError, IndexError) as exc:
+            app.notify(f"editor_remote: {{host}}, {{path}} and {{line}} only ({exc})",
+                       severity="error", markup=False)  # fmt: skip
+            return
+        if not argv:
+            app.notify("editor_remote is empty.", severity="error", markup=False)
+            return
+        name = os.path.basename(argv[0])
+        shown = safe_line(f"{feed.spec.host}:{path}:{line or 1} in {name}")
+        launch(app, Plan(argv=argv, cwd=Path.home(), editor=safe_line(name), file=Path(path),
+                         line=line, display=shown))  # fmt: skip
+        return
+    session_dir = (
+        view.path if not view.path.endswith((".json", ".md")) else posixpath.dirname(view.path)
+    )
+    rel = posixpath.relpath(path, session_dir)
+    node.post_message(Open(DocumentTarget(session_id, rel)))
+    app.notify("Shown read-only: set editor_remote in the config to open it in your editor.",
+               timeout=4, markup=False)  # fmt: skip
 
 
 def launch(app: App, result: Plan | Refusal) -> None:
