@@ -151,7 +151,10 @@ def _read(scope: Scope, args: argparse.Namespace, req: dict) -> object:
     session, project = _session_dir(scope, args, req.get("session"))
     where = Where(session_dir=str(session), session_id=req["session"], db_path=project.db_path,
                   root=str(project.root))  # fmt: skip
-    return kind.run(where, **given)
+    try:
+        return kind.run(where, **given)
+    except ReadRefused as exc:
+        raise _Refused(str(exc)) from None
 
 
 async def agent_stream(scope: Scope, args: argparse.Namespace) -> None:

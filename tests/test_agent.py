@@ -132,3 +132,61 @@ def test_a_document_of_the_session(made, tmp_path):
         and got["text"] == (root / ".ocr" / "sessions" / sid / rel).read_text()
     )
     assert agent.close() == 0
+
+
+def test_the_read_seams_reads_answered_as_here(made, tmp_path):
+    """`read`: the same reads the screens make of a local project (`core.reads`), run by the
+    agent; what it answers decodes into the same value as the read made here; a read it does
+    not know, an argument it does not take or of the wrong type: one error each."""
+    import msgspec
+
+    from ocr_tui.core.project import Project
+    from ocr_tui.core.reads import LocalReader, kinds
+    from ocr_tui.core.view import SessionView
+
+    root = tmp_path / "p"
+    shutil.copytree(made, root, symlinks=True)
+    agent = Agent(root)
+    agent.line()
+    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds")
+                       and m["session"]["workflow"] == "review", "a review with rounds")  # fmt: skip
+    view = msgspec.convert(snap["session"], SessionView)
+    rnd = view.rounds[0]
+    here = LocalReader(Project(root))
+    asks = {
+        "round": {"number": rnd.number},
+        "discourse": {"round_path": rnd.path, "number": rnd.number},
+        "document": {"rel": view.documents[0] if view.documents else "final.md"},
+    }
+    for i, (name, args) in enumerate(asks.items(), start=1):
+        reply = agent.ask(id=i, op="read", session=view.id, name=name, args=args)
+        assert "result" in reply, reply
+        there = msgspec.convert(reply["result"], kinds()[name].result)
+        assert there == here.read(name, view, **args), name
+    bad = {
+        10: ("nope", {}, "no read 'nope'"),
+        11: ("round", {"number": "1"}, "round's number must be int"),
+        12: ("round", {"number": True}, "round's number must be int"),
+        13: ("round", {"path": "/etc"}, "round takes no 'path'"),
+    }
+    for rid, (name, args, said) in bad.items():
+        reply = agent.ask(id=rid, op="read", session=view.id, name=name, args=args)
+        assert reply.get("error") == said, reply
+    reply = agent.ask(id=20, op="read", session=view.id, name="document",
+                      args={"rel": "../../../../../../etc/passwd"})  # fmt: skip
+    assert reply["result"]["status"] == "error"  # kept inside its project
+    assert agent.close() == 0
+
+
+def test_a_round_directory_out_of_the_session_is_refused(made, tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(made, root, symlinks=True)
+    agent = Agent(root)
+    agent.line()
+    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds"),
+                       "with rounds")  # fmt: skip
+    for rid, path in enumerate(["../../..", "/etc", "rounds/../../x"], start=1):
+        reply = agent.ask(id=rid, op="read", session=snap["session"]["id"], name="discourse",
+                          args={"round_path": path, "number": 1})  # fmt: skip
+        assert reply.get("error") == "a round's directory is a path inside its session"
+    assert agent.close() == 0

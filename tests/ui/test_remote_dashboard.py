@@ -349,3 +349,35 @@ def test_a_remote_projects_config_table(tmp_path) -> None:
     assert other.via == () and other.agent == "~/bin/ocr-tui"
     args.via = "kubectl exec -i pod --"  # the flag wins
     assert remote_of("devbox:~/src/api", args).via[0] == "kubectl"
+
+
+async def test_with_several_local_projects_a_round_reads_its_own_projects_store(
+    sim_root: Path, tmp_path: Path
+) -> None:
+    """The read seam's local side reads the session's own project's ocr.db, by the session's own
+    id: with several projects the findings screen once read the store of the directory that
+    holds them (none), so ocr.db's findings and triage were missing there and nowhere else."""
+    from ocr_tui.formats.ocr import api
+
+    from ocr_tui.cli import main
+
+    for name in ("a", "b"):
+        shutil.copytree(sim_root, tmp_path / name)
+    b = tmp_path / "b"
+    first = api.read_round(str(b / ".ocr/sessions" / SIM), 1, b / ".ocr/data/ocr.db", SIM)
+    fid = sorted(f.id for f in first.findings)[0]
+    assert main(["triage", str(b), "--session", SIM, "--round", "1", fid, "fixed"]) == 0
+    app = dashboard(str(tmp_path / "a"), str(tmp_path / "b"), via=None)
+    async with app.run_test(size=SIZE) as pilot:
+        sid = f"b/{SIM}"
+        await wait_until(pilot, lambda: sid in app.sessions and app.unread == 0,
+                         what="both projects read")  # fmt: skip
+        rnd = app.sessions[sid].rounds[0]
+        app.open_target(FindingsTarget(sid, rnd.number, rnd.path))
+        await wait_until(pilot, lambda: getattr(app.screen, "findings", None) is not None,
+                         what="the round's findings")  # fmt: skip
+        want = api.read_round(str(b / ".ocr/sessions" / SIM), rnd.number,
+                              b / ".ocr/data/ocr.db", SIM)  # fmt: skip
+        assert app.screen.source == want.source
+        shown = {f.id: f.triage for f in app.screen.findings}
+        assert shown == {f.id: f.triage for f in want.findings} and shown[fid] == "fixed"
