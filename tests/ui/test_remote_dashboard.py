@@ -357,9 +357,8 @@ async def test_with_several_local_projects_a_round_reads_its_own_projects_store(
     """The read seam's local side reads the session's own project's ocr.db, by the session's own
     id: with several projects the findings screen once read the store of the directory that
     holds them (none), so ocr.db's findings and triage were missing there and nowhere else."""
-    from ocr_tui.formats.ocr import api
-
     from ocr_tui.cli import main
+    from ocr_tui.formats.ocr import api
 
     for name in ("a", "b"):
         shutil.copytree(sim_root, tmp_path / name)
