@@ -1,7 +1,7 @@
 """Run the benchmarks: python -m benchmarks [--quick] [NAME ...] (default: all).
 
 Names: latency, latency_tmux, startup, first_frame, change_cost, db_cost, idle, burst,
-decode, projects, leak, soak.
+decode, projects, leak, soak, remote.
 --quick skips the 10,000-session start-up and change figures (and shortens idle to 10 s,
 soak to 60 s).
 Ends with every figure as a Markdown table, with the machine it ran on.
@@ -29,6 +29,7 @@ ALL = [
     "projects",
     "leak",
     "soak",
+    "remote",
 ]
 
 

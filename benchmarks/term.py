@@ -186,7 +186,7 @@ def row_of(screen: str, sid: str) -> str:
 _BG = re.compile(r"48;2;\d+;\d+;\d+|48;5;\d+")
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 # A list row starts with its session's state glyph (core/states.py).
-_LIST_ROW = re.compile(r"^ ?[●◐✓⚠◆!✗…] ")
+_LIST_ROW = re.compile(r"^ ?[●◐✓⚠◆!✗…⊘] ")
 
 
 def highlighted_row(pane: Pane) -> str:

@@ -66,9 +66,11 @@ def remote_sessions(spec: RemoteSpec) -> list[dict]:
         sessions: dict[str, dict] = {}
         for line in link.lines(timeout=SCAN_TIMEOUT_S):
             kind = line.get("type")
-            if kind == "snapshot" and isinstance(line.get("session"), dict):
-                s = line["session"]
+            if kind in ("snapshot", "changed") and isinstance(line.get("session"), dict):
+                s = line["session"]  # (listed first as a stand-in, then as read)
                 sessions[str(s.get("id"))] = s
+            elif kind == "removed":
+                sessions.pop(str(line.get("id")), None)
             elif kind == "scanned":
                 return list(sessions.values())
         raise RemoteError(f"{spec.label}: the far side ended before its sessions were read")
@@ -152,7 +154,6 @@ def cmd_remote_status(spec: RemoteSpec, args: argparse.Namespace) -> int:
 def cmd_remote_watch(spec: RemoteSpec, args: argparse.Namespace) -> int:
     import signal
 
-    from ocr_tui.core.engine import encode_json
     from ocr_tui.stdout import terminate
 
     only = set(args.session or ())
@@ -160,19 +161,24 @@ def cmd_remote_watch(spec: RemoteSpec, args: argparse.Namespace) -> int:
     previous = signal.signal(signal.SIGTERM, terminate)  # unwinds: the far side is ended
     try:
         link.open()
+        held: dict[str, dict] | None = {}  # the far side's list, until every one is read
         for line in link.lines():
             kind = line.get("type")
-            if kind == "scanned":
-                continue  # the protocol's, not watch's
-            session = line.get("session")
-            if isinstance(session, dict):
-                if only and session.get("id") not in only:
-                    continue
-                line = {**line, "session": {**session, "host": spec.host}}
-            elif kind == "removed" and only and line.get("id") not in only:
+            if held is not None and kind in ("snapshot", "changed", "removed"):
+                if kind == "removed":
+                    held.pop(str(line.get("id")), None)
+                elif isinstance(line.get("session"), dict):
+                    held[str(line["session"].get("id"))] = line["session"]
                 continue
-            sys.stdout.write(encode_json(line) + "\n")
-            sys.stdout.flush()
+            if kind == "scanned" and held is not None:  # said as a local watch says it
+                lines = [{"type": "snapshot", "session": s} for s in held.values()]
+                held = None
+            elif kind in ("listed", "scanned", "touched"):
+                continue  # the protocol's, not watch's
+            else:
+                lines = [line]
+            for out in lines:
+                _relay_line(out, spec, only)
         raise RemoteError(f"{spec.label}: the connection was lost")
     except RemoteError as exc:
         print(f"ocr-tui: {safe_line(exc)}", file=sys.stderr)
@@ -180,6 +186,22 @@ def cmd_remote_watch(spec: RemoteSpec, args: argparse.Namespace) -> int:
     finally:
         link.close()
         signal.signal(signal.SIGTERM, previous)
+
+
+def _relay_line(line: dict, spec: RemoteSpec, only: set[str]) -> None:
+    """One line of the far side's stream as `watch --jsonl` prints it (each session with
+    its host; `--session`'s filter)."""
+    from ocr_tui.core.engine import encode_json
+
+    session = line.get("session")
+    if isinstance(session, dict):
+        if only and session.get("id") not in only:
+            return
+        line = {**line, "session": {**session, "host": spec.host}}
+    elif line.get("type") == "removed" and only and line.get("id") not in only:
+        return
+    sys.stdout.write(encode_json(line) + "\n")
+    sys.stdout.flush()
 
 
 def run_remote(spec: RemoteSpec, args: argparse.Namespace) -> int:
@@ -211,6 +233,7 @@ async def relay_remotes(scope, emit, wanted, taken: set[str]) -> None:
     ]
     for feed in feeds:
         threading.Thread(target=feed.run, args=(stop,), daemon=True).start()
+    listed: set[str] = set()  # listed by a far side, not said yet (as `snapshot`)
     try:
         while True:
             ev = await events.get()
@@ -222,12 +245,17 @@ async def relay_remotes(scope, emit, wanted, taken: set[str]) -> None:
                 continue
             assert isinstance(ev, FeedViews)
             for sid in ev.removed:
+                listed.discard(sid)
                 if wanted(sid, far_id(sid, ev.name)):
                     emit({"type": "removed", "id": sid})
-            kind = "snapshot" if ev.full else "changed"
+            if ev.full:  # the far side's list: each session said once it is read
+                listed.update(v.id for v in ev.changed)
             for view in ev.changed:
-                if wanted(view.id, far_id(view.id, ev.name)):
-                    emit({"type": kind, "session": view})
+                if view.source == "loading" or not wanted(view.id, far_id(view.id, ev.name)):
+                    continue  # (a stand-in: its session comes as it is read)
+                kind = "snapshot" if view.id in listed else "changed"
+                listed.discard(view.id)
+                emit({"type": kind, "session": view})
     finally:
         stop.set()
         for feed in feeds:

@@ -92,7 +92,11 @@ async def _follow_local(engine, project, args, emit, wanted, own, far: list) -> 
     # engine's version starts at 0, so one project without project-level state had said none
     headers_seen: object = None
     projects_seen: list | None = None  # (an empty list is said too: none found yet)
-    async for ev in watch_project(engine, poll=args.poll):
+    # `agent`: the list first (a stand-in per session, `listed`), then each session as it is
+    # read (`changed`), `scanned` once every one is: a far side's list is shown at once
+    agent = getattr(args, "scanned_line", False)
+    reading = False
+    async for ev in watch_project(engine, poll=args.poll, progressive=agent):
         if isinstance(engine, Workspace) and (refs := engine.refs()) != projects_seen:
             projects_seen = refs
             emit({"type": "projects", "projects": [*refs, *far]})
@@ -107,8 +111,9 @@ async def _follow_local(engine, project, args, emit, wanted, own, far: list) -> 
             if not ev.sessions_dir:
                 where = project.root if isinstance(engine, Workspace) else project.sessions_dir
                 emit({"type": "waiting", "path": str(where)})
-            if getattr(args, "scanned_line", False):  # `agent`: the snapshot is whole now
-                emit({"type": "scanned"})
+            if agent:  # the list is whole now (its sessions read next)
+                emit({"type": "listed"})
+                reading = True
         elif isinstance(ev, Changed):
             for sid in ev.removed:
                 if wanted(sid):
@@ -118,13 +123,16 @@ async def _follow_local(engine, project, args, emit, wanted, own, far: list) -> 
                 own[v.id] = local_id(v)
                 if wanted(v.id):
                     emit({"type": "changed", "session": v})
-            if ev.touched and getattr(args, "scanned_line", False):  # `agent`: files changed
+            if ev.touched and agent:  # files changed (their views may not have)
                 emit({"type": "touched", "ids": sorted(ev.touched)})
         elif isinstance(ev, ProjectMissing):
             where = project.root if isinstance(engine, Workspace) else project.ocr_dir
             emit({"type": "waiting", "path": str(where)})
         elif isinstance(ev, PollingFallback):
             emit({"type": "polling", "reason": ev.reason})
+        if reading and not engine.pending:  # `agent`: every session listed has been read
+            reading = False
+            emit({"type": "scanned"})
 
 
 def pipe_fd(stream) -> int | None:

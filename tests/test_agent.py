@@ -84,9 +84,12 @@ def test_hello_stream_requests_and_a_quiet_end(made, tmp_path):
     hello = agent.line()
     assert hello["type"] == "hello" and hello["protocol"] == 1 and hello["min_protocol"] == 1
     assert hello["root"] == str(root)
-    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds"),
+    snap = agent.until(lambda m: m.get("type") in ("snapshot", "changed")
+                       and m["session"].get("rounds"),
                        "of a session with rounds")  # fmt: skip
     sid = review = snap["session"]["id"]
+    # every session listed first (stand-ins), each then sent as it is read, then `scanned`
+    agent.until(lambda m: m.get("type") == "scanned", "every session read")
     assert agent.ask(id=1, op="ping")["result"] == "pong"
     got = agent.ask(id="f", op="findings", session=review, round=1)["result"]
     assert got["round"] == 1 and got["findings"] and {"id", "title"} <= set(got["findings"][0])
@@ -120,7 +123,8 @@ def test_a_document_of_the_session(made, tmp_path):
     shutil.copytree(made, root, symlinks=True)
     agent = Agent(root)
     agent.line()
-    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds"),
+    snap = agent.until(lambda m: m.get("type") in ("snapshot", "changed")
+                       and m["session"].get("rounds"),
                        "with rounds")  # fmt: skip
     sid = snap["session"]["id"]
     rel = next(p for p in (root / ".ocr" / "sessions" / sid).rglob("*.md")).relative_to(
@@ -148,8 +152,11 @@ def test_the_read_seams_reads_answered_as_here(made, tmp_path):
     shutil.copytree(made, root, symlinks=True)
     agent = Agent(root)
     agent.line()
-    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds")
-                       and m["session"]["workflow"] == "review", "a review with rounds")  # fmt: skip
+    snap = agent.until(
+        lambda m: m.get("type") in ("snapshot", "changed") and m["session"].get("rounds")
+        and m["session"]["workflow"] == "review",
+        "a review with rounds",
+    )  # fmt: skip
     view = msgspec.convert(snap["session"], SessionView)
     rnd = view.rounds[0]
     here = LocalReader(Project(root))
@@ -183,7 +190,8 @@ def test_a_round_directory_out_of_the_session_is_refused(made, tmp_path):
     shutil.copytree(made, root, symlinks=True)
     agent = Agent(root)
     agent.line()
-    snap = agent.until(lambda m: m.get("type") == "snapshot" and m["session"].get("rounds"),
+    snap = agent.until(lambda m: m.get("type") in ("snapshot", "changed")
+                       and m["session"].get("rounds"),
                        "with rounds")  # fmt: skip
     for rid, path in enumerate(["../../..", "/etc", "rounds/../../x"], start=1):
         reply = agent.ask(id=rid, op="read", session=snap["session"]["id"], name="discourse",

@@ -31,7 +31,7 @@ from ocr_tui.core.remote import RemoteError, RemoteLink, RemoteSpec
 from ocr_tui.core.view import SessionView
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
-BATCH_WAIT_S = 0.25  # how long a read of the stream waits for its first line
+BATCH_WAIT_S = 5.0  # how long a read of the stream waits for its first line (close() wakes it)
 MAX_SESSIONS = 50_000  # one far side's
 MAX_RATE = 20_000  # lines a second, sustained for FLOOD_S: a flood
 FLOOD_S = 5.0
@@ -201,7 +201,9 @@ class RemoteFeed:
                     if len(snapshot) > MAX_SESSIONS:
                         raise Flooded(f"{self.name}: the far side sent over {MAX_SESSIONS:,}"
                                       " sessions: cut off")  # fmt: skip
-                elif kind == "scanned":
+                elif kind == "listed" or (kind == "scanned" and snapshot is not None):
+                    # every session listed (stand-ins while the far side reads them: shown at
+                    # once, each replaced as it is read), or a whole snapshot read
                     self._replace(snapshot or {})
                     snapshot, scanned = None, True
                     changed, removed = {}, set()

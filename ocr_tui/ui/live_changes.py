@@ -36,6 +36,8 @@ class LiveChanges:
             old = self.sessions.get(view.id)
             if old is not None and old.source == "loading" and view.source != "loading":
                 self.unread -= 1
+            elif view.source == "loading" and (old is None or old.source != "loading"):
+                self.unread += 1  # a stand-in (a far side's list, read next)
             self.sessions[view.id] = view
         for sid in removed:
             gone = self.sessions.pop(sid, None)

@@ -201,6 +201,8 @@ class MainScreen(ScreenClock, ListFeed, ListKeys):
         # a remote project's column is there from the start (it does not wait for its rows)
         links = getattr(self.app, "links", {})
         listed = sorted({*projects, *links}) if self.project == "all" else [self.project]
+        if links and len(listed) == 1:
+            listed.append("")  # one remote project alone: its column names its host all the same
         self.table.configure(scope, (SORT_COLUMN[self.sort], self.reverse), listed)
         self._sync_table(query, follow)
         shown = len(model.shown)
