@@ -114,9 +114,9 @@ def changes(p: Pane, root: Path) -> list[float]:
 def round_trip(ssh: str, root: Path) -> list[float]:
     """A `ping` request over one open connection, 20 times (ms)."""
     os.environ.update(remote_env(ssh))
-    from ocr_tui.core.remote import RemoteLink, parse_remote
-
     import dataclasses
+
+    from ocr_tui.core.remote import RemoteLink, parse_remote
 
     spec = dataclasses.replace(
         parse_remote(f"localhost:{root}"), agent=f"{sys.executable} -m ocr_tui"
