@@ -108,6 +108,7 @@ async def shoot(out: Path) -> list[str]:
             made.append(app.save_screenshot("map-run.svg", str(out)))
         made += await _formats(root / "formats", out)
         made += await _projects(root / "code", out)
+        made += await _remote(root / "remote", out)
         empty = root / "empty"
         (empty / ".ocr" / "sessions").mkdir(parents=True)
         app = OcrTuiApp(Project(empty), clock=lambda: clock)
@@ -156,6 +157,60 @@ async def _projects(code: Path, out: Path) -> list[str]:
         app.clear_notifications()
         await pilot.pause(0.2)
         made.append(app.save_screenshot("projects.svg", str(out)))
+    return made
+
+
+def _played(root: Path, seed: int, steps: int) -> None:
+    """A simulated project whose live run is `steps` steps in, its last write about now (the
+    far side reads it with the real clock: the screenshot's clock is the real one too)."""
+    from datetime import timedelta
+
+    dry = Simulator(root / "dry", store="ocr.db", seed=seed, start=START, speed=math.inf)
+    playing = dry.steps()
+    for _ in range(steps):
+        next(playing)
+    took = dry.now - START
+    start = datetime.now(UTC) - took - timedelta(seconds=40)
+    sim = Simulator(root, store="ocr.db", seed=seed, start=start, speed=math.inf)
+    playing = sim.steps()
+    for _ in range(steps):
+        next(playing)
+    import shutil
+
+    shutil.rmtree(root / "dry", ignore_errors=True)
+
+
+async def _remote(base: Path, out: Path) -> list[str]:
+    """A local project and two remote ones in one list: `devbox:billing` (its far side, the
+    agent, run here through `--via env`) and `ci-7:repo`, whose connection fails."""
+    from ocr_tui.core.remote import RemoteSpec
+    from ocr_tui.core.scope import Scope
+    from ocr_tui.ui.app import OcrTuiApp
+
+    _played(base / "api", 7, 20)
+    _played(base / "srv" / "billing", 3, 45)
+    agent = f"{sys.executable} -m ocr_tui"
+    down = ("sh", "-c", "echo 'ssh: connect to host ci-7 port 22: Connection timed out' >&2;"
+            " exit 255", "--")  # fmt: skip
+    scope = Scope(
+        (Project(base / "api"),),
+        remotes=(
+            RemoteSpec(
+                host="devbox", path=str(base / "srv" / "billing"), via=("env",), agent=agent
+            ),  # fmt: skip
+            RemoteSpec(host="ci-7", path="/srv/repo", via=down, agent=agent),
+        ),
+    )
+    made = []
+    app = OcrTuiApp(None, scope=scope)
+    async with app.run_test(size=SIZE) as pilot:
+        await _settle(
+            pilot, app, lambda: len(app.sessions) >= 8 and app.links["devbox:billing"].state
+            == "up" and app.links["ci-7:repo"].state == "lost" and app.unread == 0,
+        )  # fmt: skip
+        app.clear_notifications()
+        await pilot.pause(0.2)
+        made.append(app.save_screenshot("remote.svg", str(out)))
     return made
 
 
