@@ -90,7 +90,12 @@ class DocumentScreen(DocumentActions, DrilldownScreen):
 
     @property
     def full_path(self) -> str | None:
-        return os.path.join(self.session_dir, self.rel_path) if self.session_dir else None
+        # (a project file's `../../src/x.py` said as the path it is)
+        return (
+            os.path.normpath(os.path.join(self.session_dir, self.rel_path))
+            if self.session_dir
+            else None
+        )
 
     def compose(self) -> ComposeResult:
         yield Breadcrumb(id="crumbs")
@@ -278,6 +283,8 @@ def place_crumbs(view: SessionView | None, session_id: str, rel: str) -> list[Cr
         run = next((r for r in runs if r.path == path), None)
         twin = twin_name(runs, run) if run is not None else None
         return [(f"Map run {n}" + (f" ({twin})" if twin else ""), None), (m.group(3), None)]
+    if rel.startswith("../"):  # a file of the project (a finding's, shown read-only): its name
+        return [(rel.rsplit("/", 1)[-1], None)]
     return [(rel, None)]
 
 
