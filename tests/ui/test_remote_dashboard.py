@@ -380,3 +380,21 @@ async def test_with_several_local_projects_a_round_reads_its_own_projects_store(
         assert app.screen.source == want.source
         shown = {f.id: f.triage for f in app.screen.findings}
         assert shown == {f.id: f.triage for f in want.findings} and shown[fid] == "fixed"
+
+
+async def test_a_remote_project_alone_that_cannot_be_reached(far: Path, monkeypatch) -> None:
+    """Only a remote project, and it cannot be reached: the empty list names it (not "0
+    projects"), the line over the list says why, the title counts it."""
+    monkeypatch.setenv("OCR_TUI_AGENT", "/nonexistent/ocr-tui")
+    app = dashboard(f"box:{far}")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.links[NAME].state == "lost",
+                         what="the far side said missing")  # fmt: skip
+        empty = app.screen.query_one("#empty")
+        await wait_until(pilot, lambda: empty.display, what="the empty list's message")
+        text = str(empty.render())
+        assert f"Watching {NAME}" in text and "0 projects" not in text
+        assert app.sub_title == "1 remote project"
+        bar = app.screen.query_one("#links")
+        await wait_until(pilot, lambda: bar.display, what="the connection's line")
+        assert "not installed on box" in bar.lines[0].plain

@@ -69,8 +69,15 @@ def _several_message(app: Dashboard, scope: Scope, query: ListQuery) -> Content:
     where = fmt.display_path(scope.root)
     if scope.scan is not None:
         projects = f"every project under {where} ({scope.depth} levels down at most)"
+    elif scope.projects:
+        n = len(scope.projects)
+        projects = f"{n} project{'s' * (n != 1)} in {where}"
     else:
-        projects = f"{len(scope.projects)} projects in {where}"
+        projects = ""
+    far = sorted(getattr(app, "links", {}))  # remote projects (their connections: over the list)
+    if far:
+        remote = ", ".join(fmt.safe(name, 40) for name in far[:3]) + (" …" if len(far) > 3 else "")
+        projects = f"{projects} and {remote}" if projects else remote
     if app.status == "loading":
         return _message("Reading sessions…", f"Looking in {projects}")
     if app.status == "project-missing":
