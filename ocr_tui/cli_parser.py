@@ -213,6 +213,7 @@ def build_parser(command: str | None = None) -> Parser:
 
     sv = sub.add_parser("serve", help="serve the dashboard to a browser (textual-serve)")
     _several(sv)
+    _via(sv)
     sv.add_argument("--poll", action="store_true", help="watch by polling (network file systems)")
     sv.add_argument(
         "--host",

@@ -60,7 +60,7 @@ def _remote(args: argparse.Namespace):
     return remote_of(paths[0], args)
 
 
-REMOTE_COMMANDS = ("dashboard", "status", "watch")  # take HOST:PATH
+REMOTE_COMMANDS = ("dashboard", "status", "watch", "serve")  # take HOST:PATH
 
 
 def _remote_path(path: str | None) -> bool:

@@ -79,7 +79,11 @@ def dashboard_command(args: argparse.Namespace) -> str:
     stall_after = getattr(args, "stall_after", None)
     if stall_after is not None:
         argv += ["--stall-after", f"{stall_after:.3f}".rstrip("0").rstrip(".") + "s"]
-    argv += ["--", *(os.path.abspath(p) for p in paths)] if paths else []
+    if getattr(args, "via", None):
+        argv += ["--via", args.via]
+    from ocr_tui.cli_scope import _remote_path  # (HOST:PATH: the far side's, kept as given)
+
+    argv += ["--", *(p if _remote_path(p) else os.path.abspath(p) for p in paths)] if paths else []
     return "exec " + shlex.join(argv)  # exec: the dashboard gets signals, not a shell
 
 

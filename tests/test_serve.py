@@ -444,6 +444,11 @@ def test_the_command_each_page_runs(tmp_path: Path, monkeypatch) -> None:
             f" dashboard --scan {tmp_path}/code --depth 2 --read-only -- {tmp_path}/a {tmp_path}/-b"
         )
     )
+    # a remote project: its HOST:PATH as given, with --via (issue 29)
+    far = Namespace(path="a", paths=["a", "devbox:~/src/api"], via="docker exec -i api")
+    assert serve.dashboard_command(far).endswith(
+        f" --read-only --via 'docker exec -i api' -- {tmp_path}/a 'devbox:~/src/api'"
+    )
 
 
 @pytest.mark.parametrize(
