@@ -19,12 +19,13 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from queue import Empty, Queue
+from queue import Empty, Full, Queue
 
 PROTOCOL = 1  # what this side speaks
 HELLO_TIMEOUT_S = 15.0
 MAX_LINE = 64 * 1024 * 1024  # one line of the far side's (a snapshot of a big session)
 DEFAULT_AGENT = "ocr-tui"
+QUEUED = 50_000  # the far side's lines held at most, not taken yet
 
 _SCP = re.compile(r"([A-Za-z0-9_.@\[\]:-]{1,255}?):(.*)")
 _URL = re.compile(r"ssh://(?:([^@/]{1,64})@)?([^:/]{1,255})(?::(\d{1,5}))?(/.*)?")
@@ -123,7 +124,9 @@ class RemoteLink:
         self.hello: dict | None = None
         self._timeout = hello_timeout
         self._proc: subprocess.Popen | None = None
-        self._events: Queue = Queue()
+        # the far side's lines not taken yet: bounded, so a far side faster than its reader
+        # waits (ssh's pipe fills) instead of filling this process's memory
+        self._events: Queue = Queue(maxsize=QUEUED)
         self._replies: dict[object, Queue] = {}
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()  # requests come from several worker threads
@@ -218,13 +221,23 @@ class RemoteLink:
                 if box is not None:
                     box.put(obj)
                 continue
-            self._events.put(obj)
-        self._events.put(_Ended(reason))
+            self._put(obj)
+        self._put(_Ended(reason))
         if reason:
             self.close(graceful=False)
         with self._lock:
             for box in self._replies.values():
                 box.put(_Ended(reason))
+
+    def _put(self, obj: object) -> None:
+        """Queue a line for the reader, waiting while the queue is full (not once closed)."""
+        while True:
+            try:
+                self._events.put(obj, timeout=0.5)
+                return
+            except Full:
+                if self._closed:
+                    return
 
     def _read_err(self) -> None:
         for raw in self._proc.stderr:
@@ -257,7 +270,7 @@ class RemoteLink:
         while True:
             if isinstance(got, _Ended):
                 if out:
-                    self._events.put(got)  # (said by the next call, after these)
+                    self._events.put_nowait(got)  # (the next call says it; room: one taken)
                     return out
                 if got.reason:
                     raise RemoteError(f"{self.spec.label}: {got.reason}")
