@@ -153,7 +153,9 @@ class DocumentScreen(DocumentActions, DrilldownScreen):
         # the read seam (`core.reads`): here or on the session's far side
         try:
             state = reader.read("document", view, rel=rel, known=known)
-        except Exception as exc:  # a far side lost, or its answer unreadable: said, kept
+        except Exception as exc:  # a far side lost, or its answer unreadable
+            if known is not None:  # shown already: kept as it was (its host's line says why)
+                return
             state = DocState(rel=rel, status="error", message=f"cannot be read: {exc}")
         shown = as_markdown(rel, state.text) if state.text else None  # here, not on the UI thread
         if not get_current_worker().is_cancelled:
