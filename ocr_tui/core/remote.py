@@ -133,6 +133,7 @@ class RemoteLink:
         self._next = 0
         self._stderr: list[str] = []
         self._closed = False  # close() was called (perhaps while open() was starting it)
+        self._ended = False  # the far side's stream ended: no reply will come
 
     # -- starting -----------------------------------------------------------------------------
 
@@ -186,7 +187,9 @@ class RemoteLink:
         except subprocess.TimeoutExpired:
             code = None
         err = " ".join(" ".join(self._stderr).split())[:300]
-        if code == 127 or "not found" in err:
+        program = (shlex.split(self.spec.agent) or ["ocr-tui"])[0]
+        missing = "not found" in err or (program in err and "No such file or directory" in err)
+        if code == 127 or missing:  # (ssh may say 255 for a far command that is not there)
             return (
                 f"ocr-tui is not installed on {self.spec.host}: install it there (pipx "
                 f"install ocr-tui), or set the agent command ({err or code})"
@@ -198,36 +201,45 @@ class RemoteLink:
     # -- reading --------------------------------------------------------------------------------
 
     def _read(self) -> None:
-        out = self._proc.stdout
         reason = None
+        try:
+            reason = self._read_lines()
+        except Exception as exc:  # (nested past the parser's depth, a bug): cut off all the same
+            reason = f"the far side sent what cannot be read ({type(exc).__name__}): cut off"
+        finally:  # whatever ended it, the reader and every request waiting hear of it
+            with self._lock:
+                self._ended = True
+                boxes = list(self._replies.values())
+            for box in boxes:
+                box.put(_Ended(reason))
+            self._put(_Ended(reason))
+            if reason:
+                self.close(graceful=False)
+
+    def _read_lines(self) -> str | None:
+        """Read the far side's lines until it ends (None) or sends what is cut off (why)."""
+        out = self._proc.stdout
         while True:
             raw = out.readline(MAX_LINE + 1)
             if not raw:
-                break
+                return None
             if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-                reason = f"the far side sent a line over {MAX_LINE // (1024 * 1024)} MiB: cut off"
-                break
+                return f"the far side sent a line over {MAX_LINE // (1024 * 1024)} MiB: cut off"
             try:
                 obj = json.loads(raw)
             except ValueError:
-                reason = "the far side sent a line that is not JSON: cut off"
-                break
+                return "the far side sent a line that is not JSON: cut off"
             if not isinstance(obj, dict):
-                reason = "the far side sent a line that is not an object: cut off"
-                break
+                return "the far side sent a line that is not an object: cut off"
             if obj.get("type") == "reply":
-                with self._lock:
-                    box = self._replies.get(obj.get("id"))
-                if box is not None:
-                    box.put(obj)
+                rid = obj.get("id")
+                if isinstance(rid, int) and not isinstance(rid, bool):  # (ours are ints)
+                    with self._lock:
+                        box = self._replies.get(rid)
+                    if box is not None:
+                        box.put(obj)
                 continue
             self._put(obj)
-        self._put(_Ended(reason))
-        if reason:
-            self.close(graceful=False)
-        with self._lock:
-            for box in self._replies.values():
-                box.put(_Ended(reason))
 
     def _put(self, obj: object) -> None:
         """Queue a line for the reader, waiting while the queue is full (not once closed)."""
@@ -289,6 +301,8 @@ class RemoteLink:
 
     def request(self, op: str, timeout: float = 30.0, **args: object) -> object:
         with self._lock:
+            if self._ended:
+                raise RemoteError(f"{self.spec.label}: the connection ended")
             self._next += 1
             rid = self._next
             box: Queue = Queue()
@@ -320,10 +334,18 @@ class RemoteLink:
         p = self._proc
         if p is None:
             return
+        if not graceful and p.poll() is None:
+            # first: a request's write blocked on a far side that stopped reading holds the
+            # pipe's lock, and closing stdin would wait for it; once the far side is gone the
+            # write fails and lets go
+            try:
+                os.killpg(p.pid, 15)
+            except OSError:
+                pass
         try:
             if p.stdin and not p.stdin.closed:
                 p.stdin.close()
-        except OSError:
+        except (OSError, ValueError):
             pass
         try:
             p.wait(timeout=2 if graceful else 0.05)

@@ -19,6 +19,7 @@ Ids: the app's id of a far session is `NAME/ID` (`devbox:api/2026-11-29-main`), 
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -28,6 +29,7 @@ from typing import Any
 import msgspec
 
 from ocr_tui.core.remote import RemoteError, RemoteLink, RemoteSpec
+from ocr_tui.core.textsafe import safe_block
 from ocr_tui.core.view import SessionView
 
 BACKOFF_S = (1.0, 2.0, 4.0, 8.0, 15.0, 30.0)
@@ -35,6 +37,7 @@ BATCH_WAIT_S = 5.0  # how long a read of the stream waits for its first line (cl
 MAX_SESSIONS = 50_000  # one far side's
 MAX_RATE = 20_000  # lines a second, sustained for FLOOD_S: a flood
 FLOOD_S = 5.0
+STEADY_S = 10.0  # a connection up this long starts the backoff afresh when it is lost
 
 
 @dataclass(frozen=True)
@@ -126,7 +129,10 @@ class RemoteFeed:
                 hello = link.open()
                 root = hello.get("root")
                 self.root = root if isinstance(root, str) and root.startswith("/") else None
-                attempt = 0 if self._follow(link, stop) else attempt
+                opened = time.monotonic()
+                listed = self._follow(link, stop)
+                if listed and time.monotonic() - opened >= STEADY_S:
+                    attempt = 0  # (one that ends right after its list backs off all the same)
                 why = link.why_ended()
             except (RemoteError, Flooded) as exc:
                 why = str(exc)
@@ -207,7 +213,7 @@ class RemoteFeed:
                     self._replace(snapshot or {})
                     snapshot, scanned = None, True
                     changed, removed = {}, set()
-                    if self.state.state != "waiting":
+                    if self.state.state != "up":  # (its store there now, if it was waiting)
                         self._set(LinkState(self.name, self.spec.host, "up", since=now))
                 elif kind == "changed":
                     view = self._view(line.get("session"))
@@ -223,6 +229,9 @@ class RemoteFeed:
                     where = str(line.get("path", ""))[:300]
                     self._set(LinkState(self.name, self.spec.host, "waiting",
                                         f"no session store at {where} yet", now))  # fmt: skip
+                    if self._shown:  # its store is gone there: so are its sessions, as here
+                        self._replace({})
+                    changed, removed = {}, set()
             if scanned and (changed or removed or touched):
                 if len(self._shown) + len(changed) > MAX_SESSIONS and any(
                     v not in self._shown for v in changed
@@ -263,7 +272,12 @@ class RemoteReader:
         raw = self.feed.request("read", timeout=self.timeout, name=name,
                                 session=far_id(view.id, self.feed.name), args=args)  # fmt: skip
         try:
-            return msgspec.convert(raw, kind.result)
+            result = msgspec.convert(raw, kind.result)
         except (msgspec.ValidationError, TypeError) as exc:
             raise RemoteError(f"{self.feed.name}: the far side's {name} is not readable"
                               f" ({str(exc)[:120]})") from None  # fmt: skip
+        # a text a local read gives escape-safe (a document's, a discourse's) is made so here
+        # too: the far side's word for it is not taken
+        if dataclasses.is_dataclass(result) and isinstance(getattr(result, "text", None), str):
+            result = dataclasses.replace(result, text=safe_block(result.text))
+        return result

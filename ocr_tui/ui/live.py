@@ -46,7 +46,7 @@ from ocr_tui.core.view import Header, SessionView
 from ocr_tui.ui import notify as notifier
 from ocr_tui.ui.contract import ShowsSession
 from ocr_tui.ui.fmt import display_path
-from ocr_tui.ui.live_changes import LiveChanges
+from ocr_tui.ui.live_changes import LiveChanges, reading
 from ocr_tui.ui.live_projects import EarlyStart, ProjectFound, ProjectSwitch, kept
 from ocr_tui.ui.live_remote import RemoteProjects
 from ocr_tui.ui.message_board import MessageBoard
@@ -242,7 +242,8 @@ class LiveApp(EarlyStart, ProjectSwitch, RemoteProjects, LiveChanges, MessageBoa
         self._projects_seen = {v.project for v in message.sessions if v.project} | {
             v.project for v in remote.values() if v.project
         }
-        self.unread = sum(1 for v in views if v.source == "loading")
+        # (the remote projects' stand-ins kept too: a far side's read of each takes one off)
+        self.unread = sum(1 for v in self.sessions.values() if reading(v))
         self._set_dir_status(message.sessions_dir)
         self.sessions_signal.publish((views, removed))
 

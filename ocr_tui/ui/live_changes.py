@@ -11,6 +11,12 @@ from ocr_tui.ui.notify import BEL, escapes, notes_for
 from ocr_tui.ui.toasts import Event, transitions
 
 
+def reading(view: SessionView) -> bool:
+    """A stand-in still to be read (`unread` counts them): not one whose host is unreachable
+    (nothing reads it until its connection is back)."""
+    return view.source == "loading" and not view.offline
+
+
 class LiveChanges:
     def apply_changes(
         self,
@@ -34,14 +40,12 @@ class LiveChanges:
             events = [e for e in events if not (e.kind == "new" and e.session in shown)]
         for view in changed:
             old = self.sessions.get(view.id)
-            if old is not None and old.source == "loading" and view.source != "loading":
-                self.unread -= 1
-            elif view.source == "loading" and (old is None or old.source != "loading"):
-                self.unread += 1  # a stand-in (a far side's list, read next)
+            was, now = old is not None and reading(old), reading(view)
+            self.unread += now - was  # (a far side's stand-in counts until it is read)
             self.sessions[view.id] = view
         for sid in removed:
             gone = self.sessions.pop(sid, None)
-            if gone is not None and gone.source == "loading":
+            if gone is not None and reading(gone):
                 self.unread -= 1
         if sessions_dir is not None:  # (a local watcher's: whether its store is there)
             self._set_dir_status(sessions_dir)

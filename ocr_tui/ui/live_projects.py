@@ -123,6 +123,9 @@ class ProjectSwitch:
 
     def project_of(self, session_id: str | None) -> Project | None:
         """The project session `session_id` belongs to (with one project: it)."""
+        view = self.sessions.get(session_id) if session_id is not None else None
+        if view is not None and view.host:
+            return None  # a remote project's: nothing of it is here
         engine = self.engine
         if engine is None or session_id is None:
             return self.project

@@ -19,6 +19,7 @@ from textual.signal import Signal
 
 from ocr_tui.core.reads import LocalReader, Reader
 from ocr_tui.core.remote_feed import FeedEvent, FeedViews, LinkState, RemoteFeed, RemoteReader
+from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 
 
@@ -101,7 +102,7 @@ class RemoteProjects:
             self.links[event.name] = event
             self.links_signal.publish(dict(self.links))
             if event.state == "lost" and (before is None or before.state != "lost"):
-                self.notice(f"{event.name}: {event.message}", title="Connection lost",
+                self.notice(safe_line(f"{event.name}: {event.message}"), title="Connection lost",
                             severity="warning")  # fmt: skip
             return
         self._apply_remote(event)

@@ -123,3 +123,33 @@ def test_a_silent_far_side_times_out():
     with pytest.raises(RemoteError, match="no answer from ocr-tui on box within"):
         link.open()
     assert link._proc.poll() is not None
+
+
+HELLO = 'echo \'{"type":"hello","protocol":1,"min_protocol":1,"version":"9"}\''
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ('\'{"type":"reply","id":[1],"result":1}\'', None),  # an id we never gave: ignored
+        ("\"$(python3 -c 'print(\"[\" * 200000)')\"", "cannot be read"),  # past the parser
+    ],
+    ids=["a-reply-of-no-request", "nested-past-the-parser"],
+)
+def test_what_the_reader_cannot_take_ends_the_link_never_a_dead_one(line, says):
+    """A line the reader thread could not handle once killed it quietly: the link stayed
+    "up", nothing more came, and every request waited its whole timeout."""
+    link = RemoteLink(fake(HELLO, f"echo {line}", 'echo \'{"type":"scanned"}\'', "sleep 30"))
+    link.open()
+    try:
+        if says is None:  # ignored: the stream goes on
+            assert link.batch(10) == [{"type": "scanned"}]
+            return
+        with pytest.raises(RemoteError, match=says):
+            while link.batch(10) is not None:  # waits for: the cut-off
+                pass
+        with pytest.raises(RemoteError, match="ended"):
+            link.request("ping", timeout=30)  # at once: no reply will come
+    finally:
+        link.close()
+    assert link._proc.poll() is not None

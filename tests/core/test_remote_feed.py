@@ -164,3 +164,20 @@ def test_far_ids_and_requests_when_not_connected():
     assert remote_feed.far_id(f"{NAME}/2026-11-29-main", NAME) == "2026-11-29-main"
     with pytest.raises(RemoteError, match="not connected"):
         feed.request("ping")
+
+
+def test_a_far_store_gone_then_back(monkeypatch):
+    """Reconnected to a far project whose store is gone: its sessions leave the list (they
+    stayed, marked offline, while the link was up and waiting); back, it is up again."""
+    one = [[{"type": "snapshot", "session": session("a")}, {"type": "listed"}]]
+    two = [
+        [{"type": "waiting", "path": "/srv/api/.ocr"}],
+        [{"type": "snapshot", "session": session("c")}, {"type": "listed"}],
+    ]
+    script = Script(one, two)
+    events = follow(script, lambda ev: states(ev)[-1:] == ["up"] and "waiting" in states(ev),
+                    monkeypatch)  # fmt: skip
+    assert states(events)[-3:] == ["lost", "waiting", "up"]
+    gone = next(v for v in views_of(events) if v.full and not v.changed)
+    assert gone.removed == [f"{NAME}/a"]
+    assert [v.id for v in views_of(events)[-1].changed] == [f"{NAME}/c"]

@@ -58,6 +58,9 @@ def open_in_editor(
     node.run_worker(work, thread=True, group="editor", exclusive=True, exit_on_error=False)
 
 
+SHELL_CHARS = frozenset(";&|$`<>()*?!\"'\\{}[]~#")
+
+
 def remote_path(root: str | None, file: str) -> str | None:
     """A finding's file on the far side: inside its project's `root` (the far side's hello
     says it), as the reviewer named it (relative, `./`, or absolute under the root); None when
@@ -92,6 +95,11 @@ def open_remote(node: Widget, file: str | None, line: int | None, session_id: st
                    severity="warning", timeout=4, markup=False)  # fmt: skip
         return
     template = feed.spec.editor
+    if template and any(c in SHELL_CHARS for c in path):
+        # a template may hand {path} to a shell on the far side (`ssh -t {host} vim {path}`)
+        app.notify("A shell character in the file's name: not given to editor_remote.",
+                   severity="warning", timeout=4, markup=False)  # fmt: skip
+        return
     if template:
         try:
             words = shlex.split(template)

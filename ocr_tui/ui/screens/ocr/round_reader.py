@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ocr_tui.core.reads import Reader
+from ocr_tui.core.textsafe import safe_line
 from ocr_tui.core.view import SessionView
 from ocr_tui.ui.contract import reader_of
 from ocr_tui.ui.fmt import round_label
@@ -162,4 +163,4 @@ class RoundReaderScreen(DrilldownScreen):
     @on(Worker.StateChanged)
     def _read_failed(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR and event.worker.group == READ_GROUP:
-            self.show_problem(f"Could not read {self.READS}: {event.worker.error}")
+            self.show_problem(safe_line(f"Could not read {self.READS}: {event.worker.error}"))

@@ -11,7 +11,7 @@ import msgspec
 from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr import api
 from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
-from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only, store_id
+from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, store_id, writes_off
 
 FILE_WRITES = ("mark_file", "note_file", "undo_mark")
 
@@ -51,6 +51,6 @@ class FileMarks(MarkWriter):
         self.write_marks(self.session_id, [note], [undo], "Note added")
 
     def file_writes_disabled(self, action: str) -> str | None:
-        if action in FILE_WRITES and read_only(self.app):
-            return "Writing is off (--read-only): marks and notes are not written."
+        if action in FILE_WRITES:
+            return writes_off(self.app, getattr(self, "session_id", None))
         return None

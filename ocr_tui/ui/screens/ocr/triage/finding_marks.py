@@ -17,7 +17,7 @@ from ocr_tui.formats.ocr import api
 from ocr_tui.formats.ocr.api import Finding, is_own
 from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
 from ocr_tui.ui.screens.ocr.triage.picker import CLEAR, FINDING_WORDS, StatePicker, choices
-from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only, store_id
+from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, store_id, writes_off
 
 WRITES = ("mark", "clear_mark", "select", "note", "undo_mark")
 
@@ -100,6 +100,6 @@ class FindingMarks(MarkWriter):
         self.write_marks(self.session_id, [note], [undo], "Note added")
 
     def writes_disabled(self, action: str) -> str | None:
-        if action in WRITES and read_only(self.app):
-            return "Writing is off (--read-only): marks and notes are not written."
+        if action in WRITES:
+            return writes_off(self.app, getattr(self, "session_id", None))
         return None

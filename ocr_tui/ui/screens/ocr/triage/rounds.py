@@ -11,7 +11,7 @@ from ocr_tui.core.textsafe import safe_line
 from ocr_tui.formats.ocr import api
 from ocr_tui.ui.screens.ocr.triage.note_editor import NoteEditor
 from ocr_tui.ui.screens.ocr.triage.picker import CLEAR, ROUND_WORDS, StatePicker, choices
-from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, read_only, store_id
+from ocr_tui.ui.screens.ocr.triage.writer import MarkWriter, store_id, writes_off
 
 ROUND_WRITES = ("mark_round", "note_round", "note_session", "edit_notes", "undo_mark")
 
@@ -67,8 +67,8 @@ class RoundMarks(MarkWriter):
         self.write_marks(sid, [note], [msgspec.structs.replace(note, remove=True)], "Note added")
 
     def round_writes_disabled(self, action: str) -> str | None:
-        if action in ROUND_WRITES and read_only(self.app):
-            return "Writing is off (--read-only): marks and notes are not written."
+        if action in ROUND_WRITES:
+            return writes_off(self.app, getattr(self, "session_id", None))
         return None
 
 

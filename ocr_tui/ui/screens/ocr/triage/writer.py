@@ -20,6 +20,18 @@ def read_only(app) -> bool:
     return bool(getattr(getattr(app, "prefs", None), "read_only", False))
 
 
+def writes_off(app, session_id: str | None) -> str | None:
+    """Why marks and notes are not written for this session (None: they are): `--read-only`,
+    or a remote project's session (written on local projects only)."""
+    if read_only(app):
+        return "Writing is off (--read-only): marks and notes are not written."
+    view = (getattr(app, "sessions", None) or {}).get(session_id) if session_id else None
+    if view is not None and view.host:
+        return (f"{safe_line(str(view.project))} is on {safe_line(view.host)}: marks and notes"
+                " are written on local projects only.")  # fmt: skip
+    return None
+
+
 def store_id(app, session_id: str) -> str:
     """The session's id in its project's ocr.db (with several projects the app's ids start
     with the project's name)."""
@@ -42,10 +54,10 @@ class MarkWriter:
     undo_marks: tuple[str, list] | None = None  # (session, the marks that undo the last)
 
     def write_marks(self, session_id: str, marks: list, undo: list, said: str) -> None:
-        if read_only(self.app):
+        off = writes_off(self.app, session_id)
+        if off is not None:
             self.app.bell()
-            self.notify("Writing is off (--read-only): nothing was marked.", severity="warning",
-                        timeout=4, markup=False)  # fmt: skip
+            self.notify(off, severity="warning", timeout=4, markup=False)
             return
         db = db_of(self.app, session_id)
         if db is None:
