@@ -132,7 +132,7 @@ HELLO = 'echo \'{"type":"hello","protocol":1,"min_protocol":1,"version":"9"}\''
     ("line", "says"),
     [
         ('\'{"type":"reply","id":[1],"result":1}\'', None),  # an id we never gave: ignored
-        ("\"$(python3 -c 'print(\"[\" * 200000)')\"", "cannot be read"),  # past the parser
+        ('"$(python3 -c \'print("[" * 200000)\')"', "cannot be read"),  # past the parser
     ],
     ids=["a-reply-of-no-request", "nested-past-the-parser"],
 )

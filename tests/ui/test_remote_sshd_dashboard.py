@@ -63,8 +63,12 @@ async def test_live_drill_down_and_a_killed_connection(here, far, through_ssh) -
     n = len(list(sessions.iterdir()))
     app = dashboard(str(here), f"localhost:{far}")
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: len(remote_ids(app)) == n and app.unread == 0,
-                         timeout=30, what="the far sessions listed and read, through ssh")  # fmt: skip
+        await wait_until(
+            pilot,
+            lambda: len(remote_ids(app)) == n and app.unread == 0,
+            timeout=30,
+            what="the far sessions listed and read, through ssh",
+        )
         assert app.links[NAME].state == "up"
         assert app.sessions[f"{NAME}/{SIM}"].host == "localhost"
         # a change on the far side, live
