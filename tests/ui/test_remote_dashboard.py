@@ -398,3 +398,27 @@ async def test_a_remote_project_alone_that_cannot_be_reached(far: Path, monkeypa
         bar = app.screen.query_one("#links")
         await wait_until(pilot, lambda: bar.display, what="the connection's line")
         assert "not installed on box" in bar.lines[0].plain
+
+
+async def test_a_far_sides_reads_one_at_a_time_the_last_again(here, far, agent) -> None:
+    """Changes of a busy far session each ask an open screen to read again: through a far side
+    one request is in flight at a time, and what came meanwhile is one more read, not a queue
+    of requests each answered after the next was wanted."""
+    app = dashboard(str(here), f"box:{far}")
+    async with app.run_test(size=SIZE) as pilot:
+        await connected(pilot, len(list((far / ".ocr" / "sessions").iterdir())))
+        sid = f"{NAME}/{SIM}"
+        rnd = app.sessions[sid].rounds[0]
+        app.open_target(FindingsTarget(sid, rnd.number, rnd.path))
+        await wait_until(pilot, lambda: getattr(app.screen, "loads", 0) >= 1,
+                         what="the round's first read")  # fmt: skip
+        screen = app.screen
+        feed = app.feeds[NAME]
+        asked = []
+        real = feed.request
+        feed.request = lambda op, **kw: (asked.append(op), real(op, **kw))[1]
+        for _ in range(5):  # five changes in a burst
+            screen.load()
+        await wait_until(pilot, lambda: screen.loads >= 3 and not screen._in_flight,
+                         what="the read, then one more")  # fmt: skip
+        assert asked == ["read", "read"]

@@ -84,6 +84,10 @@ class RoundReaderScreen(DrilldownScreen):
         self.session_dir: str | None = None
         self.has_read = False  # a read has been applied (or is being applied)
         self.loads = 0  # reads applied
+        # a far side's reads: one in flight at a time (a busy far session's changes would
+        # queue requests there, each answered after the next was wanted), the last one again
+        self._in_flight = False
+        self._again = False
 
     # -- for subclasses ---------------------------------------------------------------------
 
@@ -144,7 +148,13 @@ class RoundReaderScreen(DrilldownScreen):
         view = self.app.sessions.get(self.session_id)
         if self.session_dir is None or view is None:
             return
-        self._read(reader_of(self.app, self.session_id), view)
+        reader = reader_of(self.app, self.session_id)
+        if reader.host is not None:  # a far side's: one request at a time, the last one again
+            if self._in_flight:
+                self._again = True
+                return
+            self._in_flight = True
+        self._read(reader, view)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group=READ_GROUP)
     def _read(self, reader: Reader, view: SessionView) -> None:
@@ -162,5 +172,12 @@ class RoundReaderScreen(DrilldownScreen):
 
     @on(Worker.StateChanged)
     def _read_failed(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR and event.worker.group == READ_GROUP:
+        if event.worker.group != READ_GROUP:
+            return
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            self._in_flight = False
+            if self._again:  # the files changed while a far side was asked: ask again
+                self._again = False
+                self.load()
+        if event.state == WorkerState.ERROR:
             self.show_problem(safe_line(f"Could not read {self.READS}: {event.worker.error}"))
