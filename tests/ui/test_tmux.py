@@ -275,7 +275,9 @@ def test_findings_search_and_editor_in_a_real_terminal(tmp_path: Path, pane_fact
     assert "\x1b" not in screen
 
     pane.keys("/", "s", "r", "c", "Enter")  # one burst: `/` opens the box, is no text in it
-    screen = pane.wait_for('· "src" ·')
+    # the search's count line, and its rows (a frame may show the line before the rows)
+    screen = pane.wait(lambda s: '· "src" ·' in s and re.search(r"\bsrc/\S*:\d+", s),
+                       "the search's rows")  # fmt: skip
     assert '"/src"' not in screen
 
     files = [ln for ln in screen.splitlines() if re.search(r"\bsrc/\S*:\d+", ln)]
