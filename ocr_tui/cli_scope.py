@@ -53,7 +53,7 @@ def _has_remote(args: argparse.Namespace) -> bool:
 def _remote(args: argparse.Namespace):
     """The remote project of `status HOST:PATH` (one PATH, not a local directory), else None."""
     paths = getattr(args, "paths", None) or []
-    if len(paths) != 1 or ":" not in paths[0] or os.path.exists(paths[0]) or args.scan:
+    if len(paths) != 1 or args.scan or not _remote_path(paths[0]):
         return None
     from ocr_tui.remote_status import remote_of
 

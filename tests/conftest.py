@@ -69,3 +69,18 @@ def sshd(tmp_path_factory):
     yield ssh, port
     proc.terminate()
     proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def far(tmp_path_factory) -> Path:
+    """A simulated project with ocr.db and two closed sessions of history, one per test module:
+    the far side of the remote tests (issue 29)."""
+    import math
+    from datetime import UTC, datetime
+
+    from ocr_tui.formats.ocr.sim import Simulator
+
+    root = tmp_path_factory.mktemp("far")
+    start = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
+    Simulator(root, store="ocr.db", seed=7, start=start, speed=math.inf, history=2).setup()
+    return root

@@ -6,28 +6,16 @@ where there is no sshd."""
 from __future__ import annotations
 
 import json
-import math
 import shutil
 import subprocess
 import sys
-from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from conftest import HAS_SSHD
 
 from ocr_tui.cli import main
-from ocr_tui.formats.ocr.sim import Simulator
 
 pytestmark = pytest.mark.skipif(not HAS_SSHD, reason="no OpenSSH server here (.ci/run installs it)")
-
-
-@pytest.fixture(scope="module")
-def far(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("far")
-    start = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
-    Simulator(root, store="ocr.db", seed=7, start=start, speed=math.inf, history=2).setup()
-    return root
 
 
 @pytest.fixture

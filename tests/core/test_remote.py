@@ -5,15 +5,12 @@ old, silent or sends garbage: one plain line each, never a hang, no process left
 
 from __future__ import annotations
 
-import math
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from ocr_tui.core.remote import RemoteError, RemoteLink, RemoteSpec, parse_remote
-from ocr_tui.formats.ocr.sim import Simulator
 
 
 @pytest.mark.parametrize(
@@ -45,14 +42,6 @@ def test_the_ssh_command():
         "uvx ocr-tui agent --stdio '~/my repo'",
     ]  # fmt: skip
     assert spec.label == "devbox:my repo"
-
-
-@pytest.fixture(scope="module")
-def far(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("far")
-    start = datetime(2026, 3, 10, 12, 0, 0, tzinfo=UTC)
-    Simulator(root, store="ocr.db", seed=7, start=start, speed=math.inf, history=2).setup()
-    return root
 
 
 def local(root: Path) -> RemoteSpec:
